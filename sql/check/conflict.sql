@@ -1,0 +1,7 @@
+-- One document with two different labels, to name it in the error.
+SELECT CAST(l.doc_id AS VARCHAR) AS doc_id
+FROM $labels AS l
+GROUP BY l.doc_id
+HAVING COUNT(*) > 1
+ORDER BY 1
+LIMIT 1

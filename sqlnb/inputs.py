@@ -1,0 +1,117 @@
+"""Where data comes from: a tokens source and a labels source under the user's names.
+
+Each resolves against a database to a query with sqlnb's column names (``doc_id, word, count``
+and ``doc_id, label``), after checking that the table and its columns exist. A source is a
+table or view name (dots separate schema and table) or, on DuckDB, a Parquet path or glob.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from sqlnb import templates
+from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
+
+
+def source_node(name: str) -> exp.Table:
+    """A table, view or Parquet file (``*.parquet``, globs allowed) as a FROM item."""
+    if name.endswith(".parquet") or ("*" in name and ".parquet" in name):
+        return exp.Table(this=exp.ReadParquet(expressions=[exp.Literal.string(name)]))
+    return templates.table(name)
+
+
+def _require(db: Database, name: str, columns: dict[str, str], wanted: dict[str, str]) -> None:
+    for role, column_name in wanted.items():
+        if column_name not in columns:
+            have = ", ".join(columns) or "none"
+            raise SqlnbError(
+                f"table {name!r} has no {role} column {column_name!r} (its columns: {have})"
+            )
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A tokens table: one row per (document, word) with a count; duplicate rows add up.
+
+    Without a count column (``count=None`` and no column named ``count``) each row counts 1.
+    """
+
+    table: str = "tokens"
+    doc: str = "doc_id"
+    word: str = "word"
+    count: str | None = None
+
+    def query(self, db: Database) -> exp.Select:
+        columns = db.columns(source_node(self.table))
+        _require(db, self.table, columns, {"document id": self.doc, "word": self.word})
+        count: exp.Expr
+        if self.count is not None:
+            _require(db, self.table, columns, {"count": self.count})
+            count = templates.column(self.count)
+            if db.dialect.name == "duckdb" and _is_text(columns[self.count]):
+                raise SqlnbError(
+                    f"column {self.count!r} of {self.table!r} holds text "
+                    f"({columns[self.count]}): counts must be numbers"
+                )
+        elif "count" in columns:
+            count = templates.column("count")
+            if db.dialect.name == "duckdb" and _is_text(columns["count"]):
+                raise SqlnbError(
+                    f"column 'count' of {self.table!r} holds text ({columns['count']}): "
+                    "counts must be numbers"
+                )
+        else:
+            count = exp.convert(1)
+        tree = templates.render(
+            "input/tokens.sql",
+            doc=templates.column(self.doc),
+            word=templates.column(self.word),
+            count=count,
+            source=source_node(self.table),
+        )
+        assert isinstance(tree, exp.Select)
+        return tree
+
+
+@dataclass(frozen=True)
+class Labels:
+    """A labels table: one row per document with its label (text, integer, boolean, ...)."""
+
+    table: str = "labels"
+    doc: str = "doc_id"
+    label: str = "label"
+
+    def query(self, db: Database) -> exp.Select:
+        columns = db.columns(source_node(self.table))
+        _require(db, self.table, columns, {"document id": self.doc, "label": self.label})
+        tree = templates.render(
+            "input/labels.sql",
+            doc=templates.column(self.doc),
+            label=templates.column(self.label),
+            source=source_node(self.table),
+        )
+        assert isinstance(tree, exp.Select)
+        return tree
+
+    def label_type(self, db: Database) -> str:
+        return db.value_type(self.query(db), "label")
+
+
+def _is_text(sql_type: str) -> bool:
+    return sql_type.upper().startswith(("VARCHAR", "TEXT", "STRING", "CHAR"))
+
+
+def type_family(sql_type: str) -> str:
+    """Types that compare alike: 'integer', 'float', 'text', 'boolean', or the type itself."""
+    t = sql_type.upper()
+    if t in {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "INT", "UTINYINT",
+             "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"}:
+        return "integer"
+    if t in {"FLOAT", "DOUBLE", "REAL"} or t.startswith("DECIMAL"):
+        return "number"
+    if _is_text(t):
+        return "text"
+    return t

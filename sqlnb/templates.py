@@ -1,0 +1,121 @@
+"""The SQL of sqlnb: ``sql/*.sql`` files parsed once into sqlglot trees, placeholders bound as nodes.
+
+Every query is written in DuckDB's dialect with ``$name`` placeholders. :func:`render` copies the
+parsed tree and replaces each placeholder with a node; it refuses to leave one unbound or to bind
+one the file does not have. Names are never pasted into SQL text: :func:`table` and
+:func:`column` build quoted identifiers, and plain Python values become literals.
+
+>>> render("catalog/delete.sql", table=table("sqlnb_models"), model="spam").sql("duckdb")
+'DELETE FROM "sqlnb_models" WHERE model = \\'spam\\''
+>>> table('x"; DROP TABLE y; --').sql("duckdb")
+'"x""; DROP TABLE y; --"'
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Union
+
+import sqlglot
+from sqlglot import exp
+
+from sqlnb.errors import SqlnbError
+
+Binding = Union[exp.Expr, str, int, float, bool, None]
+
+SOURCE_DIALECT = "duckdb"
+
+
+def sql_dir() -> Path:
+    """The folder of ``.sql`` files: packaged in the wheel, or the checkout's ``sql/``."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "_sql", here.parent / "sql"):
+        if candidate.is_dir():
+            return candidate
+    raise SqlnbError("sqlnb's SQL files are missing from the installation")
+
+
+def names() -> list[str]:
+    """Every template, as a path relative to the SQL folder."""
+    root = sql_dir()
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.sql"))
+
+
+@functools.cache
+def parsed(name: str) -> exp.Expr:
+    """The template's tree, parsed once. Callers must copy it before changing it."""
+    text = (sql_dir() / name).read_text(encoding="utf-8")
+    tree = sqlglot.parse_one(text, dialect=SOURCE_DIALECT)
+    if tree is None:  # pragma: no cover - a file of only comments
+        raise SqlnbError(f"sql/{name} holds no statement")
+    for node in tree.walk():  # the files' comments document the files, not generated SQL
+        node.comments = None
+    return tree
+
+
+def placeholders(name: str) -> set[str]:
+    """The names of the template's ``$placeholders``."""
+    return {p.name for p in parsed(name).find_all(exp.Placeholder)}
+
+
+def render(name: str, **bindings: Binding) -> exp.Expr:
+    """The template with every placeholder replaced by its binding.
+
+    A binding that is a sqlglot node is used as it is: a table node or a query where the
+    placeholder stands for a table, an expression elsewhere. Any other value becomes a literal.
+    """
+    wanted = placeholders(name)
+    if set(bindings) != wanted:
+        missing = sorted(wanted - set(bindings))
+        extra = sorted(set(bindings) - wanted)
+        raise SqlnbError(f"sql/{name}: unbound placeholders {missing}, unknown bindings {extra}")
+    tree = parsed(name).copy()
+    for node in list(tree.find_all(exp.Placeholder)):
+        _bind(node, bindings[node.name])
+    return tree
+
+
+def _bind(node: exp.Placeholder, value: Binding) -> None:
+    parent = node.parent
+    if isinstance(parent, exp.Table) and parent.this is node:
+        alias = parent.args.get("alias")
+        if isinstance(value, exp.Query):
+            parent.replace(exp.Subquery(this=value.copy(), alias=alias))
+            return
+        if isinstance(value, (exp.Table, exp.Subquery)):
+            new = value.copy()
+            if alias is not None:
+                new.set("alias", alias)
+            parent.replace(new)
+            return
+        raise SqlnbError(f"placeholder ${node.name} stands for a table: bind a table or a query")
+    if isinstance(value, exp.Query):
+        node.replace(exp.Subquery(this=value.copy()))
+    elif isinstance(value, exp.Expr):
+        node.replace(value.copy())
+    else:
+        node.replace(exp.convert(value))
+
+
+def table(name: str) -> exp.Table:
+    """A table or view name as quoted identifiers; dots separate catalog, schema and table.
+
+    >>> table("main.tokens").sql("duckdb")
+    '"main"."tokens"'
+    """
+    parts = name.split(".")
+    if len(parts) > 3 or not all(parts):
+        raise SqlnbError(f"not a table name: {name!r}")
+    *prefix, last = parts
+    return exp.table_(last, *reversed(prefix), quoted=True)  # type: ignore[arg-type]
+
+
+def column(name: str, source: str | None = None) -> exp.Column:
+    """A column name as a quoted identifier."""
+    return exp.column(name, table=source, quoted=True)
+
+
+def number(value: float) -> exp.Expr:
+    """A number as ``CAST(<literal> AS DOUBLE)``: DOUBLE arithmetic on every engine."""
+    return exp.cast(exp.convert(float(value)), exp.DataType.build("DOUBLE"))

@@ -1,0 +1,114 @@
+"""Shared fixtures: seeded random corpora and their scikit-learn counterparts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+
+@dataclass
+class Corpus:
+    """A random labeled corpus: a tokens frame and a labels frame, split train/test."""
+
+    train_tokens: pd.DataFrame
+    train_labels: pd.DataFrame
+    test_tokens: pd.DataFrame
+    test_labels: pd.DataFrame
+
+    def load(self, con: duckdb.DuckDBPyConnection) -> None:
+        for name in ("train_tokens", "train_labels", "test_tokens", "test_labels"):
+            frame = getattr(self, name)  # noqa: F841 - read by DuckDB below
+            con.register("frame", frame)
+            con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM frame")
+            con.unregister("frame")
+
+    def matrices(self, binary: bool = False) -> tuple[sp.csr_matrix, np.ndarray, sp.csr_matrix, list]:
+        """Train and test document-term matrices over the training vocabulary (sorted words),
+        training labels, and the test documents' ids in row order."""
+        vocab = sorted(set(self.train_tokens.loc[self.train_tokens["count"] > 0, "word"]))
+        index = {w: i for i, w in enumerate(vocab)}
+
+        def matrix(tokens: pd.DataFrame, docs: list) -> sp.csr_matrix:
+            row_of = {d: i for i, d in enumerate(docs)}
+            known = tokens[tokens["word"].isin(index)]
+            m = sp.csr_matrix(
+                (
+                    known["count"].astype(float).to_numpy(),
+                    (known["doc_id"].map(row_of).to_numpy(), known["word"].map(index).to_numpy()),
+                ),
+                shape=(len(docs), len(vocab)),
+            )
+            m.sum_duplicates()
+            if binary:
+                m.data = (m.data > 0).astype(float)
+            return m
+
+        train_docs = list(self.train_labels["doc_id"])
+        test_docs = sorted(set(self.test_tokens["doc_id"]))
+        y = self.train_labels["label"].to_numpy()
+        return matrix(self.train_tokens, train_docs), y, matrix(self.test_tokens, test_docs), test_docs
+
+
+def random_corpus(
+    seed: int,
+    *,
+    n_classes: int = 3,
+    vocab: int = 200,
+    n_train: int = 120,
+    n_test: int = 40,
+    doc_length: int = 30,
+    label_kind: str = "text",
+) -> Corpus:
+    """Documents whose words follow class-dependent Zipf-like rates; a few test words are unseen
+    and a few test documents have no known word."""
+    rng = np.random.default_rng(seed)
+    base = 1.0 / np.arange(1, vocab + 1) ** 1.1
+    rates = np.array([rng.permutation(base) + base for _ in range(n_classes)])
+    rates /= rates.sum(axis=1, keepdims=True)
+    words = np.array([f"w{i}" for i in range(vocab)], dtype=object)
+
+    def labels_of(k: np.ndarray) -> list:
+        if label_kind == "int":
+            return [int(x) * 7 - 3 for x in k]
+        if label_kind == "bool":
+            return [bool(x) for x in k]
+        return [f"class {x:02d}" for x in k]
+
+    def make(n: int, first_id: int, unseen: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+        k = rng.integers(0, n_classes, size=n)
+        rows = []
+        for i, c in enumerate(k):
+            length = int(rng.integers(1, 2 * doc_length))
+            drawn = rng.choice(vocab, size=length, p=rates[c])
+            ids, counts = np.unique(drawn, return_counts=True)
+            rows += [(first_id + i, words[w], int(n)) for w, n in zip(ids, counts)]
+            if unseen and i % 7 == 0:
+                rows.append((first_id + i, f"unseen{i}", 2))
+        if unseen:  # documents made only of unknown words
+            rows += [(first_id + n + j, f"nowhere{j}", 1) for j in range(2)]
+            k = np.concatenate([k, rng.integers(0, n_classes, size=2)])
+        tokens = pd.DataFrame(rows, columns=["doc_id", "word", "count"])
+        labels = pd.DataFrame({"doc_id": first_id + np.arange(len(k)), "label": labels_of(k)})
+        return tokens, labels
+
+    train_tokens, train_labels = make(n_train, 0, unseen=False)
+    test_tokens, test_labels = make(n_test, 100_000, unseen=True)
+    return Corpus(train_tokens, train_labels, test_tokens, test_labels)
+
+
+@pytest.fixture
+def con() -> duckdb.DuckDBPyConnection:
+    connection = duckdb.connect()
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "test.duckdb"
