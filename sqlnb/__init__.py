@@ -4,10 +4,10 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from sqlnb.engine import Database  # noqa: E402
-from sqlnb.errors import SqlnbError  # noqa: E402
-from sqlnb.inputs import Labels, Tokens  # noqa: E402
-from sqlnb.model import Model, Params, connect, drop, load, models, train  # noqa: E402
+from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
+from sqlnb.inputs import Labels, Tokens
+from sqlnb.model import Model, Params, connect, drop, load, models, train
 
 __all__ = [
     "Database",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -161,9 +160,10 @@ class Database:
         if self.tracer:
             self.tracer(text)
         try:
-            return self.connection.sql(text)
+            relation: duckdb.DuckDBPyRelation = self.connection.sql(text)
         except duckdb.Error as error:
             raise SqlnbError(one_line(error), sql=text) from None
+        return relation
 
     def _run(self, text: str, *, fetch: bool) -> list[Row]:
         if self.tracer:
@@ -252,9 +252,11 @@ class Database:
         )
         rows = self.fetch(probe.where(exp.column(column_name, quoted=True).is_(exp.null()).not_()))
         kinds = {r[0] for r in rows}
-        return {"integer": "BIGINT", "real": "DOUBLE"}.get(kinds.pop(), "VARCHAR") if len(
-            kinds
-        ) == 1 else "VARCHAR"
+        return (
+            {"integer": "BIGINT", "real": "DOUBLE"}.get(kinds.pop(), "VARCHAR")
+            if len(kinds) == 1
+            else "VARCHAR"
+        )
 
     def exists(self, table_node: exp.Table) -> bool:
         try:
@@ -305,7 +307,3 @@ def script(statements: Sequence[exp.Expr | str], dialect_name: str) -> str:
     d = dialect(dialect_name)
     parts = [s if isinstance(s, str) else to_sql(s, d.sqlglot) for s in statements]
     return "".join(f"{p};\n" for p in parts)
-
-
-def elapsed(start: float) -> float:
-    return time.perf_counter() - start

@@ -107,8 +107,19 @@ def _is_text(sql_type: str) -> bool:
 def type_family(sql_type: str) -> str:
     """Types that compare alike: 'integer', 'float', 'text', 'boolean', or the type itself."""
     t = sql_type.upper()
-    if t in {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "INT", "UTINYINT",
-             "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"}:
+    if t in {
+        "TINYINT",
+        "SMALLINT",
+        "INTEGER",
+        "BIGINT",
+        "HUGEINT",
+        "INT",
+        "UTINYINT",
+        "USMALLINT",
+        "UINTEGER",
+        "UBIGINT",
+        "UHUGEINT",
+    }:
         return "integer"
     if t in {"FLOAT", "DOUBLE", "REAL"} or t.startswith("DECIMAL"):
         return "number"

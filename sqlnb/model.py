@@ -162,7 +162,9 @@ def parse_class_prior(text: str) -> dict[str, float]:
 def _check_tokens(db: Database, query: exp.Select, name: str) -> None:
     row = db.fetch_dicts(templates.render("check/tokens.sql", tokens=query))[0]
     if row["null_doc"]:
-        raise SqlnbError(f"tokens table {name!r} has {row['null_doc']} rows with a NULL document id")
+        raise SqlnbError(
+            f"tokens table {name!r} has {row['null_doc']} rows with a NULL document id"
+        )
     if row["null_word"]:
         raise SqlnbError(f"tokens table {name!r} has {row['null_word']} rows with a NULL word")
     if row["not_finite"]:
@@ -178,7 +180,9 @@ def _check_labels(db: Database, query: exp.Select, name: str) -> list[str]:
     if not row["n_rows"]:
         raise SqlnbError(f"labels table {name!r} is empty: nothing to train on")
     if row["null_doc"]:
-        raise SqlnbError(f"labels table {name!r} has {row['null_doc']} rows with a NULL document id")
+        raise SqlnbError(
+            f"labels table {name!r} has {row['null_doc']} rows with a NULL document id"
+        )
     if row["null_label"]:
         raise SqlnbError(f"labels table {name!r} has {row['null_label']} rows with a NULL label")
     if row["n_rows"] != row["n_docs"]:
@@ -230,9 +234,7 @@ def training_statements(
     ]
     statements.append(templates.render("train/classes.sql", model=model, labeled=labeled))
     statements += the_kind.count(model, tokens_query, labeled)
-    statements.append(
-        templates.render("train/prior.sql", model=model, weight=weight, total=total)
-    )
+    statements.append(templates.render("train/prior.sql", model=model, weight=weight, total=total))
     statements += the_kind.derive(model, params.as_dict())
     statements.append(
         templates.render(
@@ -304,8 +306,9 @@ def drop(db: Any, name: str) -> None:
     model = load(db, name)
     with model.db.transaction():
         for t in ("sqlnb_models", *SHARED_TABLES, *model.kind.tables):
-            model.db.execute(templates.render("catalog/delete.sql", table=templates.table(t),
-                                              model=name))
+            model.db.execute(
+                templates.render("catalog/delete.sql", table=templates.table(t), model=name)
+            )
 
 
 # --- a trained model -------------------------------------------------------------------------
@@ -388,7 +391,7 @@ class Model:
         create = exp.Create(
             this=target, kind="TABLE", expression=self.prediction_query(tokens, proba=proba)
         )
-        drop_old = exp.Drop(this=target.copy(), kind="TABLE", exists=True)
+        drop_old = templates.render("catalog/drop_table.sql", table=target)
         return [drop_old, create] if replace else [create]
 
     def predict_to(
@@ -436,10 +439,9 @@ class Model:
         queries = [
             templates.render("evaluate/confusion.sql", outcomes=_ref(OUTCOMES)),
             per_class,
-            templates.render("evaluate/summary.sql", outcomes=_ref(OUTCOMES),
-                             per_class=per_class),
+            templates.render("evaluate/summary.sql", outcomes=_ref(OUTCOMES), per_class=per_class),
         ]
-        return create, queries, exp.Drop(this=_ref(OUTCOMES), kind="TABLE", exists=True)
+        return create, queries, templates.render("catalog/drop_table.sql", table=_ref(OUTCOMES))
 
     def evaluate(self, tokens: str | Tokens, labels: str | Labels) -> dict[str, Any]:
         """Accuracy, macro-F1, log-loss, per-class precision/recall/F1/support, confusion."""
@@ -477,6 +479,4 @@ class Model:
 
     def top_words(self, top: int = 10) -> list[dict[str, Any]]:
         """The most indicative words of each class (text kinds)."""
-        return self.db.fetch_dicts(
-            templates.render("show/top_words.sql", model=self.name, top=top)
-        )
+        return self.db.fetch_dicts(templates.render("show/top_words.sql", model=self.name, top=top))

@@ -1,4 +1,4 @@
-"""The SQL of sqlnb: ``sql/*.sql`` files parsed once into sqlglot trees, placeholders bound as nodes.
+"""The SQL of sqlnb: ``sql/*.sql`` files parsed once into trees, placeholders bound as nodes.
 
 Every query is written in DuckDB's dialect with ``$name`` placeholders. :func:`render` copies the
 parsed tree and replaces each placeholder with a node; it refuses to leave one unbound or to bind
@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Union
+from typing import TypeAlias
 
 import sqlglot
 from sqlglot import exp
 
 from sqlnb.errors import SqlnbError
 
-Binding = Union[exp.Expr, str, int, float, bool, None]
+Binding: TypeAlias = "exp.Expr | str | int | float | bool | None"
 
 SOURCE_DIALECT = "duckdb"
 
@@ -108,7 +108,9 @@ def table(name: str) -> exp.Table:
     if len(parts) > 3 or not all(parts):
         raise SqlnbError(f"not a table name: {name!r}")
     *prefix, last = parts
-    return exp.table_(last, *reversed(prefix), quoted=True)  # type: ignore[arg-type]
+    schema = prefix[-1] if prefix else None
+    catalog = prefix[0] if len(prefix) == 2 else None
+    return exp.table_(last, db=schema, catalog=catalog, quoted=True)
 
 
 def column(name: str, source: str | None = None) -> exp.Column:

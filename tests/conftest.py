@@ -23,12 +23,14 @@ class Corpus:
 
     def load(self, con: duckdb.DuckDBPyConnection) -> None:
         for name in ("train_tokens", "train_labels", "test_tokens", "test_labels"):
-            frame = getattr(self, name)  # noqa: F841 - read by DuckDB below
+            frame = getattr(self, name)
             con.register("frame", frame)
             con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM frame")
             con.unregister("frame")
 
-    def matrices(self, binary: bool = False) -> tuple[sp.csr_matrix, np.ndarray, sp.csr_matrix, list]:
+    def matrices(
+        self, binary: bool = False
+    ) -> tuple[sp.csr_matrix, np.ndarray, sp.csr_matrix, list]:
         """Train and test document-term matrices over the training vocabulary (sorted words),
         training labels, and the test documents' ids in row order."""
         vocab = sorted(set(self.train_tokens.loc[self.train_tokens["count"] > 0, "word"]))
@@ -52,7 +54,12 @@ class Corpus:
         train_docs = list(self.train_labels["doc_id"])
         test_docs = sorted(set(self.test_tokens["doc_id"]))
         y = self.train_labels["label"].to_numpy()
-        return matrix(self.train_tokens, train_docs), y, matrix(self.test_tokens, test_docs), test_docs
+        return (
+            matrix(self.train_tokens, train_docs),
+            y,
+            matrix(self.test_tokens, test_docs),
+            test_docs,
+        )
 
 
 def random_corpus(

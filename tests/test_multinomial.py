@@ -6,13 +6,15 @@ import math
 
 import numpy as np
 import pytest
+from conftest import random_corpus
 from sklearn.naive_bayes import MultinomialNB
 
 import sqlnb
-from conftest import random_corpus
 
 
-def proba_matrix(model: sqlnb.Model, docs: list, classes: list, table: str = "test_tokens") -> np.ndarray:
+def proba_matrix(
+    model: sqlnb.Model, docs: list, classes: list, table: str = "test_tokens"
+) -> np.ndarray:
     rows = model.predict_log_proba(table).fetchall()
     col = {c: j for j, c in enumerate(classes)}
     row = {d: i for i, d in enumerate(docs)}
@@ -43,16 +45,27 @@ def test_parity_with_scikit_learn(con, seed, k, vocab, alpha, fit_prior, class_p
     if class_prior == "given":
         raw = np.arange(1, len(labels) + 1, dtype=float)
         given = dict(zip(labels, raw / raw.sum()))
-    model = sqlnb.train(con, "train_tokens", "train_labels", alpha=alpha, fit_prior=fit_prior,
-                        class_prior=given, prior_alpha=prior_alpha)
+    model = sqlnb.train(
+        con,
+        "train_tokens",
+        "train_labels",
+        alpha=alpha,
+        fit_prior=fit_prior,
+        class_prior=given,
+        prior_alpha=prior_alpha,
+    )
     X, y, X_test, docs = corpus.matrices()
-    reference = MultinomialNB(alpha=alpha, fit_prior=fit_prior,
-                              class_prior=None if given is None else list(given.values()))
+    reference = MultinomialNB(
+        alpha=alpha,
+        fit_prior=fit_prior,
+        class_prior=None if given is None else list(given.values()),
+    )
     reference.fit(X, y)
     if prior_alpha:
         counts = reference.class_count_
         reference.class_log_prior_ = np.log(counts + prior_alpha) - np.log(
-            counts.sum() + len(counts) * prior_alpha)
+            counts.sum() + len(counts) * prior_alpha
+        )
     assert list(reference.classes_) == labels
     expected = reference.predict_log_proba(X_test)
     got = proba_matrix(model, docs, labels)
@@ -60,8 +73,9 @@ def test_parity_with_scikit_learn(con, seed, k, vocab, alpha, fit_prior, class_p
     predicted = dict((d, label) for d, label, _ in model.predict("test_tokens").fetchall())
     assert [predicted[d] for d in docs] == list(reference.predict(X_test))
     # Derived tables agree too.
-    prior = dict(con.execute("SELECT label, log_prior FROM sqlnb_prior WHERE model = 'default'")
-                 .fetchall())
+    prior = dict(
+        con.execute("SELECT label, log_prior FROM sqlnb_prior WHERE model = 'default'").fetchall()
+    )
     np.testing.assert_allclose([prior[c] for c in labels], reference.class_log_prior_, atol=1e-12)
 
 
@@ -76,8 +90,12 @@ def test_manning_chinese_beijing_by_hand(con):
     con.execute("CREATE TABLE labels AS SELECT doc_id, label FROM docs WHERE label IS NOT NULL")
     con.execute("CREATE TABLE test AS SELECT * FROM tokens WHERE doc_id = 5")
     model = sqlnb.train(con, "tokens", "labels")
-    theta = dict(((c, w), v) for c, w, v in con.execute(
-        "SELECT label, word, exp(log_theta) FROM sqlnb_log_theta").fetchall())
+    theta = dict(
+        ((c, w), v)
+        for c, w, v in con.execute(
+            "SELECT label, word, exp(log_theta) FROM sqlnb_log_theta"
+        ).fetchall()
+    )
     assert theta["c", "Chinese"] == pytest.approx(6 / 14, abs=1e-15)
     assert theta["c", "Tokyo"] == pytest.approx(1 / 14, abs=1e-15)
     assert theta["j", "Chinese"] == pytest.approx(2 / 9, abs=1e-15)
@@ -90,8 +108,9 @@ def test_manning_chinese_beijing_by_hand(con):
     assert proba == pytest.approx(score_c / (score_c + score_j), abs=1e-12)
 
 
-@pytest.mark.parametrize("label_kind,sql_type", [("int", "BIGINT"), ("bool", "BOOLEAN"),
-                                                 ("text", "VARCHAR")])
+@pytest.mark.parametrize(
+    "label_kind,sql_type", [("int", "BIGINT"), ("bool", "BOOLEAN"), ("text", "VARCHAR")]
+)
 def test_labels_come_back_in_their_type(con, label_kind, sql_type):
     corpus = random_corpus(11, n_classes=2, label_kind=label_kind)
     corpus.load(con)
@@ -113,3 +132,57 @@ def test_integer_labels_sort_as_numbers(con):
     # A tie: both classes score the same, so the first in sorted order (9) wins.
     [(_, label, proba)] = model.predict("t").filter("doc_id = 1").fetchall()
     assert (label, proba) == (9, 0.5)
+
+
+def test_alpha_zero_is_maximum_likelihood(con):
+    """alpha = 0: theta may be 0, so log theta is NULL (-infinity). A class with a zero-probability
+    word gets posterior 0; a document that rules out every class has an undefined posterior
+    (NULL) and, as scikit-learn's argmax over all -inf, the first class."""
+    corpus = random_corpus(31, n_classes=3, vocab=300, n_train=30)
+    corpus.load(con)
+    model = sqlnb.train(con, "train_tokens", "train_labels", alpha=0.0)
+    X, y, X_test, docs = corpus.matrices()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        reference = MultinomialNB(alpha=0.0).fit(X, y)
+        expected = reference.predict_log_proba(X_test)
+        predicted = list(reference.predict(X_test))
+    labels = list(reference.classes_)
+    got = proba_matrix(model, docs, labels)
+    undefined = np.isnan(expected).all(axis=1)
+    assert undefined.any() and (~undefined).any()
+    np.testing.assert_allclose(got[~undefined], expected[~undefined], atol=1e-9)
+    assert np.isneginf(got[~undefined]).any()
+    out = {d: (label, p) for d, label, p in model.predict("test_tokens").fetchall()}
+    assert [out[d][0] for d in docs] == predicted
+    for d, u in zip(docs, undefined):
+        assert (out[d][1] is None) == u
+    assert (
+        con.execute("SELECT COUNT(*) FROM sqlnb_log_theta WHERE log_theta IS NULL").fetchone()[0]
+        > 0
+    )
+
+
+def test_long_documents_stay_finite(con):
+    """Scores whose differences underflow exp (log-odds near -75,000) still normalise."""
+    con.execute(
+        "CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a', 1), (2, 'b', 1)) "
+        "AS v(doc_id, word, count)"
+    )
+    con.execute("CREATE TABLE l AS SELECT * FROM (VALUES (1, 'x'), (2, 'y')) AS v(doc_id, label)")
+    model = sqlnb.train(con, "t", "l", alpha=1e-10)
+    con.execute(
+        "CREATE TABLE d AS SELECT * FROM (VALUES (7, 'a', 3300), (8, 'zzz', 1))"
+        " AS v(doc_id, word, count)"
+    )
+    rows = {
+        (d, label): (lp, p)
+        for d, label, lp, p in con.execute(
+            "SELECT * FROM (" + model.db.sql(model.prediction_query("d", proba=True)) + ")"
+        ).fetchall()
+    }
+    lp_y, p_y = rows[7, "y"]
+    assert -80_000 < lp_y < -70_000 and p_y == 0.0
+    assert rows[7, "x"] == (0.0, 1.0)
+    assert rows[8, "x"][1] == pytest.approx(0.5) and rows[8, "y"][1] == pytest.approx(0.5)
+    [(_, label, _)] = model.predict("d").filter("doc_id = 8").fetchall()
+    assert label == "x"  # no known word: the prior, an exact tie, goes to the first class

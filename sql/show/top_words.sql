@@ -1,5 +1,7 @@
--- The $top most indicative words of each class: log theta_kw minus the mean log theta of the
--- word in the other classes (for two classes, the word's weight in the linear form).
+-- The $top most indicative words of each class. A word's score in class k is
+-- theta_kw * (log theta_kw - mean log theta of the word in the other classes): how much the word
+-- separates k from the rest, weighted by how often k uses it (a term of a KL divergence), so
+-- frequent telling words rank above rare ones. A one-class model has no scores.
 SELECT
   r.class_id AS class_id,
   r.label AS label,
@@ -20,9 +22,15 @@ FROM (
       lt.label AS label,
       lt.word AS word,
       lt.log_theta AS log_theta,
-      lt.log_theta - (SUM(lt.log_theta) OVER (PARTITION BY lt.word) - lt.log_theta)
-        / (COUNT(*) OVER (PARTITION BY lt.word) - 1) AS score
+      EXP(lt.log_theta) * (
+        lt.log_theta
+        - (SUM(lt.log_theta) OVER (PARTITION BY lt.word) - lt.log_theta)
+        / (CASE WHEN n.n_classes > 1 THEN n.n_classes - 1 END)
+      ) AS score
     FROM sqlnb_log_theta AS lt
+    CROSS JOIN (
+      SELECT CAST(COUNT(*) AS DOUBLE) AS n_classes FROM sqlnb_classes WHERE model = $model
+    ) AS n
     WHERE lt.model = $model AND lt.log_theta IS NOT NULL
   ) AS s
   WHERE s.score IS NOT NULL

@@ -1,0 +1,3 @@
+from sqlnb.cli import app
+
+app(prog_name="sqlnb")

@@ -1,0 +1,54 @@
+"""The same SQL, transpiled for SQLite, runs on Python's sqlite3 with DuckDB's results."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from conftest import random_corpus
+
+import sqlnb
+from sqlnb.inputs import Tokens
+
+
+def same(x: float | None, y: float | None, tolerance: float) -> bool:
+    """Equal within tolerance, NULL (-infinity or undefined) only where the other is NULL."""
+    if x is None or y is None:
+        return x is None and y is None
+    return abs(x - y) <= tolerance
+
+
+def load_sqlite(corpus, connection: sqlite3.Connection) -> None:
+    for name in ("train_tokens", "train_labels", "test_tokens", "test_labels"):
+        getattr(corpus, name).to_sql(name, connection, index=False)
+
+
+@pytest.mark.parametrize(
+    "seed,k,alpha,label_kind", [(21, 2, 1.0, "text"), (22, 6, 0.01, "int"), (23, 3, 0.0, "text")]
+)
+def test_sqlite_matches_duckdb(con, seed, k, alpha, label_kind):
+    corpus = random_corpus(seed, n_classes=k, vocab=400, label_kind=label_kind)
+    corpus.load(con)
+    lite = sqlite3.connect(":memory:", isolation_level=None)
+    load_sqlite(corpus, lite)
+    expected = sqlnb.train(con, "train_tokens", "train_labels", alpha=alpha)
+    got = sqlnb.train(lite, "train_tokens", "train_labels", alpha=alpha)
+    assert got.db.dialect.name == "sqlite"
+
+    def rows(model):
+        query = model.prediction_query(Tokens("test_tokens"), proba=True)
+        return sorted(model.db.fetch(query), key=lambda r: (r[0], str(r[1])))
+
+    a, b = rows(expected), rows(got)
+    assert [(r[0], r[1]) for r in a] == [(r[0], r[1]) for r in b]
+    for x, y in zip(a, b):
+        assert same(x[2], y[2], 1e-9) and same(x[3], y[3], 1e-12)
+    label_a = sorted(expected.db.fetch(expected.prediction_query(Tokens("test_tokens"))))
+    label_b = sorted(got.db.fetch(got.prediction_query(Tokens("test_tokens"))))
+    assert [r[:2] for r in label_a] == [r[:2] for r in label_b]
+    assert all(same(x[2], y[2], 1e-12) for x, y in zip(label_a, label_b))
+    ev_a = expected.evaluate("test_tokens", "test_labels")
+    ev_b = got.evaluate("test_tokens", "test_labels")
+    assert ev_a["confusion"] == ev_b["confusion"]
+    for key in ("accuracy", "macro_f1", "log_loss"):
+        assert ev_a[key] == pytest.approx(ev_b[key], abs=1e-9)
