@@ -6,15 +6,15 @@ __version__ = "0.1.0"
 
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Labels, Tokens
-from sqlnb.model import Model, Params, connect, drop, load, models, train
+from sqlnb.inputs import Labels, Table, Tokens
+from sqlnb.model import Model, connect, drop, load, models, train
 
 __all__ = [
     "Database",
     "Labels",
     "Model",
-    "Params",
     "SqlnbError",
+    "Table",
     "Tokens",
     "__version__",
     "connect",

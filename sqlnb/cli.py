@@ -7,6 +7,7 @@ it was (every change runs in one transaction).
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,12 +18,12 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.table import Table as Table_
 
 from sqlnb import engine, model
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Labels, Tokens
+from sqlnb.inputs import Labels, Table, Tokens
 from sqlnb.kinds import KINDS
 
 app = typer.Typer(
@@ -101,47 +102,164 @@ def _progress(bar: Progress, task: Any) -> Callable[[float], None]:
 DbArg = Annotated[str, typer.Argument(help="DuckDB file, sqlite:///path.db, or .sqlite file.")]
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help="Model name.")]
 TokensOpt = Annotated[str, typer.Option(help="Tokens table, view or Parquet file.")]
-LabelsOpt = Annotated[str, typer.Option(help="Labels table, view or Parquet file.")]
+LabelsOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Labels table, view or Parquet file [default: labels; with --table, "
+        "the table's own label column]."
+    ),
+]
+TableOpt = Annotated[
+    str | None, typer.Option(help="Wide table (one row per example) instead of tokens.")
+]
+IdCol = Annotated[str, typer.Option(help="Id column of the --table.")]
 DocCol = Annotated[str, typer.Option(help="Document id column.")]
 WordCol = Annotated[str, typer.Option(help="Word column of the tokens table.")]
 CountCol = Annotated[
     str | None,
     typer.Option(help="Count column of the tokens table [default: count if present, else 1]."),
 ]
-LabelCol = Annotated[str, typer.Option(help="Label column of the labels table.")]
-KindOpt = Annotated[Kind, typer.Option(help="Model kind.")]
+LabelCol = Annotated[str, typer.Option(help="Label column of the labels table (or --table).")]
+FeaturesOpt = Annotated[
+    str | None, typer.Option(help="Feature columns of --table, comma-separated [default: all].")
+]
+GaussianOpt = Annotated[str | None, typer.Option(help="Columns to model as Gaussian.")]
+CategoricalOpt = Annotated[str | None, typer.Option(help="Columns to model as categorical.")]
+KindOpt = Annotated[
+    Kind | None,
+    typer.Option(help="Model kind [default: multinomial; with --table, mixed]."),
+]
 AlphaOpt = Annotated[
-    float, typer.Option(help="Additive (Laplace/Lidstone) smoothing; 0 = maximum likelihood.")
+    float | None,
+    typer.Option(
+        help="Additive smoothing (Laplace 1, Lidstone > 0, 0 = maximum likelihood) [default: 1]."
+    ),
+]
+BetaOpt = Annotated[
+    float | None, typer.Option(help="Bernoulli: pseudo-count of absence [default: alpha].")
+]
+NormOpt = Annotated[
+    bool | None, typer.Option("--norm/--no-norm", help="Complement: normalise the weights.")
 ]
 FitPriorOpt = Annotated[
-    bool, typer.Option("--fit-prior/--no-fit-prior", help="Learn class priors, or use uniform.")
+    bool | None,
+    typer.Option("--fit-prior/--no-fit-prior", help="Learn class priors (default), or uniform."),
 ]
 ClassPriorOpt = Annotated[
     str | None, typer.Option(help="Given class priors, e.g. 'spam=0.3,ham=0.7'.")
 ]
 PriorAlphaOpt = Annotated[
-    float, typer.Option(help="Dirichlet smoothing of learned priors: (N_k + a) / (N + K a).")
+    float | None,
+    typer.Option(help="Dirichlet smoothing of learned priors: (N_k + a) / (N + K a) [default: 0]."),
+]
+VarSmoothingOpt = Annotated[
+    float | None,
+    typer.Option(help="Gaussian: add this times the largest feature variance [default: 1e-9]."),
+]
+SampleVarianceOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--sample-variance/--population-variance",
+        help="Gaussian: n - 1 variance (default: population, n).",
+    ),
+]
+UnseenOpt = Annotated[
+    str, typer.Option(help="Categorical value never seen in training: 'ignore' or 'error'.")
 ]
 DialectOpt = Annotated[DialectName, typer.Option(help="SQL dialect to print.")]
 
 
-def _training_args(
+def _names(text: str | None) -> tuple[str, ...]:
+    return tuple(n.strip() for n in text.split(",") if n.strip()) if text else ()
+
+
+def _data(
     tokens: str,
-    labels: str,
+    table: str | None,
+    doc_column: str,
+    word_column: str,
+    count_column: str | None,
+    id_column: str,
+    label_column: str,
+    features: str | None = None,
+    gaussian: str | None = None,
+    categorical: str | None = None,
+) -> Tokens | Table:
+    """The input: a wide table with --table, else a tokens table."""
+    if table is not None:
+        return Table(
+            table,
+            id_column,
+            label_column,
+            _names(features) or None,
+            _names(gaussian),
+            _names(categorical),
+        )
+    return Tokens(tokens, doc_column, word_column, count_column)
+
+
+def _labels(
+    labels: str | None, table: str | None, doc_column: str, label_column: str
+) -> Labels | None:
+    if labels is None:
+        return None if table is not None else Labels("labels", doc_column, label_column)
+    return Labels(labels, doc_column, label_column)
+
+
+def _training(
+    database: Database,
+    *,
+    model_name: str,
+    kind: Any,
+    tokens: str,
+    labels: str | None,
+    table: str | None,
+    id_column: str,
     doc_column: str,
     word_column: str,
     count_column: str | None,
     label_column: str,
-    alpha: float,
-    fit_prior: bool,
+    features: str | None,
+    gaussian: str | None,
+    categorical: str | None,
+    alpha: float | None,
+    beta: float | None,
+    norm: bool | None,
+    fit_prior: bool | None,
     class_prior: str | None,
-    prior_alpha: float,
-) -> tuple[Tokens, Labels, model.Params]:
-    prior = model.parse_class_prior(class_prior) if class_prior is not None else None
-    return (
-        Tokens(tokens, doc_column, word_column, count_column),
-        Labels(labels, doc_column, label_column),
-        model.Params(alpha, fit_prior, prior, prior_alpha),
+    prior_alpha: float | None,
+    var_smoothing: float | None,
+    sample_variance: bool | None,
+) -> tuple[list[Any], Any, dict[str, Any]]:
+    data = _data(
+        tokens,
+        table,
+        doc_column,
+        word_column,
+        count_column,
+        id_column,
+        label_column,
+        features,
+        gaussian,
+        categorical,
+    )
+    hyperparameters = {
+        "alpha": alpha,
+        "beta": beta,
+        "norm": norm,
+        "fit_prior": fit_prior,
+        "class_prior": None if class_prior is None else model.parse_class_prior(class_prior),
+        "prior_alpha": prior_alpha,
+        "var_smoothing": var_smoothing,
+        "sample_variance": sample_variance,
+    }
+    return model.training_statements(
+        database,
+        data,
+        _labels(labels, table, doc_column, label_column),
+        model=model_name,
+        kind_name=None if kind is None else kind.value,
+        hyperparameters=hyperparameters,
     )
 
 
@@ -152,42 +270,63 @@ def _training_args(
 def train(
     db: DbArg,
     tokens: TokensOpt = "tokens",
-    labels: LabelsOpt = "labels",
+    labels: LabelsOpt = None,
+    table: TableOpt = None,
     model_name: ModelOpt = "default",
-    kind: KindOpt = Kind.multinomial,  # type: ignore[attr-defined]
+    kind: KindOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
+    id_column: IdCol = "id",
     label_column: LabelCol = "label",
-    alpha: AlphaOpt = 1.0,
-    fit_prior: FitPriorOpt = True,
+    features: FeaturesOpt = None,
+    gaussian: GaussianOpt = None,
+    categorical: CategoricalOpt = None,
+    alpha: AlphaOpt = None,
+    beta: BetaOpt = None,
+    norm: NormOpt = None,
+    fit_prior: FitPriorOpt = None,
     class_prior: ClassPriorOpt = None,
-    prior_alpha: PriorAlphaOpt = 0.0,
+    prior_alpha: PriorAlphaOpt = None,
+    var_smoothing: VarSmoothingOpt = None,
+    sample_variance: SampleVarianceOpt = None,
 ) -> None:
-    """Train a model (or replace one, atomically) from a tokens and a labels table."""
+    """Train a model (or replace one, atomically) from a tokens and a labels table, or from a
+    wide table (--table)."""
     with opened(db, create=True) as database:
-        t, lab, params = _training_args(
-            tokens,
-            labels,
-            doc_column,
-            word_column,
-            count_column,
-            label_column,
-            alpha,
-            fit_prior,
-            class_prior,
-            prior_alpha,
-        )
-        statements = model.training_statements(
-            database, t, lab, model=model_name, kind_name=kind.value, params=params
+        statements, the_kind, params = _training(
+            database,
+            model_name=model_name,
+            kind=kind,
+            tokens=tokens,
+            labels=labels,
+            table=table,
+            id_column=id_column,
+            doc_column=doc_column,
+            word_column=word_column,
+            count_column=count_column,
+            label_column=label_column,
+            features=features,
+            gaussian=gaussian,
+            categorical=categorical,
+            alpha=alpha,
+            beta=beta,
+            norm=norm,
+            fit_prior=fit_prior,
+            class_prior=class_prior,
+            prior_alpha=prior_alpha,
+            var_smoothing=var_smoothing,
+            sample_variance=sample_variance,
         )
         with database.transaction():
             for statement in statements:
                 database.execute(statement)
+            the_kind.check(database, model_name, params)
         info = model.load(database, model_name).info
+    what = "words" if the_kind.source == "tokens" else "features"
     out.print(
         f"trained {info['kind']} model {model_name!r}: {int(info['n_docs'])} documents, "
-        f"{info['n_classes']} classes, {info['n_features']} words"
+        f"{info['n_classes']} classes, {info['n_features']} {what}"
     )
 
 
@@ -197,23 +336,23 @@ def predict(
     output: Annotated[str, typer.Option(help="Table to create with the predictions.")],
     model_name: ModelOpt = "default",
     tokens: TokensOpt = "tokens",
+    table: TableOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
+    id_column: IdCol = "id",
     proba: Annotated[
         bool, typer.Option(help="One row per (document, class) with log_proba and proba.")
     ] = False,
     replace: Annotated[bool, typer.Option(help="Replace OUTPUT if it exists.")] = False,
+    unseen: UnseenOpt = "ignore",
 ) -> None:
-    """Classify every document of a tokens table into a new table (doc_id, label, proba)."""
+    """Classify every document of a tokens table (or row of a --table) into a new table
+    (doc_id, label, proba)."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        n = m.predict_to(
-            Tokens(tokens, doc_column, word_column, count_column),
-            output,
-            proba=proba,
-            replace=replace,
-        )
+        data = _data(tokens, table, doc_column, word_column, count_column, id_column, "label")
+        n = m.predict_to(data, output, proba=proba, replace=replace, unseen=unseen)
     out.print(f"wrote {n} rows to {output}")
 
 
@@ -222,20 +361,20 @@ def evaluate(
     db: DbArg,
     model_name: ModelOpt = "default",
     tokens: TokensOpt = "tokens",
-    labels: LabelsOpt = "labels",
+    labels: LabelsOpt = None,
+    table: TableOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
+    id_column: IdCol = "id",
     label_column: LabelCol = "label",
     as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON object.")] = False,
 ) -> None:
     """Accuracy, per-class precision/recall/F1, macro-F1, log-loss and the confusion matrix."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        result = m.evaluate(
-            Tokens(tokens, doc_column, word_column, count_column),
-            Labels(labels, doc_column, label_column),
-        )
+        data = _data(tokens, table, doc_column, word_column, count_column, id_column, label_column)
+        result = m.evaluate(data, _labels(labels, table, doc_column, label_column))
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return
@@ -244,19 +383,19 @@ def evaluate(
         f"{result['accuracy']:.4f}, macro-F1 {result['macro_f1']:.4f}, "
         f"log-loss {result['log_loss']:.4f}"
     )
-    table = Table("label", "precision", "recall", "F1", "support")
+    table_ = Table_("label", "precision", "recall", "F1", "support")
     for label, r in result["per_class"].items():
-        table.add_row(
+        table_.add_row(
             label,
             f"{r['precision']:.4f}",
             f"{r['recall']:.4f}",
             f"{r['f1']:.4f}",
             str(r["support"]),
         )
-    out.print(table)
+    out.print(table_)
     labels_seen = list(result["per_class"])
     counts = {(c["true"], c["predicted"]): c["count"] for c in result["confusion"]}
-    matrix = Table("true \\ predicted", *labels_seen, title="confusion matrix")
+    matrix = Table_("true \\ predicted", *labels_seen, title="confusion matrix")
     for t in labels_seen:
         matrix.add_row(t, *(str(counts.get((t, p), 0)) for p in labels_seen))
     out.print(matrix)
@@ -268,31 +407,37 @@ def show(
     model_name: ModelOpt = "default",
     top: Annotated[int, typer.Option(help="Most indicative words per class.")] = 10,
 ) -> None:
-    """A model's classes, priors and counts, and its most indicative words per class."""
+    """A model's classes, priors and counts; its most indicative words per class (text), or
+    its per-class means, variances and category probabilities (tables)."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        classes = m.classes()
-        words = m.top_words(top)
+        classes, words = m.classes(), m.top_words(top)
+        gaussian, categories = m.gaussian(), m.categories()
     out.print(f"model {m.name!r}: {m.kind_name}, {json.dumps(m.params)}")
-    table = Table("label", "documents", "prior", "log prior")
+    table = Table_("label", "documents", "prior", "log prior")
     for c in classes:
         lp = c["log_prior"]
-        prior = "0" if lp is None else f"{_exp(lp):.4f}"
+        prior = "0" if lp is None else f"{math.exp(lp):.4f}"
         table.add_row(c["label"], f"{c['n_docs']:g}", prior, "-inf" if lp is None else f"{lp:.4f}")
     out.print(table)
-    by_class: dict[str, list[str]] = {}
-    for w in words:
-        by_class.setdefault(w["label"], []).append(w["word"])
-    indicative = Table("label", f"top {top} words", title="most indicative words")
-    for label, ws in by_class.items():
-        indicative.add_row(label, ", ".join(ws))
-    out.print(indicative)
-
-
-def _exp(x: float) -> float:
-    import math
-
-    return math.exp(x)
+    if words:
+        by_class: dict[str, list[str]] = {}
+        for w in words:
+            by_class.setdefault(w["label"], []).append(w["word"])
+        indicative = Table_("label", f"top {top} words", title="most indicative words")
+        for label, ws in by_class.items():
+            indicative.add_row(label, ", ".join(ws))
+        out.print(indicative)
+    if gaussian:
+        normal = Table_("feature", "label", "mean", "variance", title="Gaussian features")
+        for g in gaussian:
+            normal.add_row(g["feature"], g["label"], f"{g['mean']:.6g}", f"{g['var']:.6g}")
+        out.print(normal)
+    if categories:
+        cats = Table_("feature", "value", "label", "probability", title="categorical features")
+        for c in categories:
+            cats.add_row(c["feature"], c["value"], c["label"], f"{c['probability']:.4f}")
+        out.print(cats)
 
 
 @app.command("models")
@@ -306,14 +451,15 @@ def list_models(
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
         return
-    table = Table(
-        "model", "kind", "hyperparameters", "classes", "documents", "vocabulary", "trained at"
+    table = Table_(
+        "model", "kind", "hyperparameters", "classes", "documents", "features", "trained at"
     )
     for r in rows:
+        params = {k: v for k, v in r["params"].items() if k != "features"}
         table.add_row(
             r["model"],
             r["kind"],
-            json.dumps(r["params"]),
+            json.dumps(params),
             ", ".join(r["classes"]),
             f"{r['n_docs']:g}",
             str(r["n_features"]),
@@ -356,34 +502,52 @@ def sql_train(
     db: DbArg,
     dialect: DialectOpt = DialectName.duckdb,  # type: ignore[attr-defined]
     tokens: TokensOpt = "tokens",
-    labels: LabelsOpt = "labels",
+    labels: LabelsOpt = None,
+    table: TableOpt = None,
     model_name: ModelOpt = "default",
-    kind: KindOpt = Kind.multinomial,  # type: ignore[attr-defined]
+    kind: KindOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
+    id_column: IdCol = "id",
     label_column: LabelCol = "label",
-    alpha: AlphaOpt = 1.0,
-    fit_prior: FitPriorOpt = True,
+    features: FeaturesOpt = None,
+    gaussian: GaussianOpt = None,
+    categorical: CategoricalOpt = None,
+    alpha: AlphaOpt = None,
+    beta: BetaOpt = None,
+    norm: NormOpt = None,
+    fit_prior: FitPriorOpt = None,
     class_prior: ClassPriorOpt = None,
-    prior_alpha: PriorAlphaOpt = 0.0,
+    prior_alpha: PriorAlphaOpt = None,
+    var_smoothing: VarSmoothingOpt = None,
+    sample_variance: SampleVarianceOpt = None,
 ) -> None:
     """Print the SQL script that `sqlnb train` would run."""
     with opened(db) as database:
-        t, lab, params = _training_args(
-            tokens,
-            labels,
-            doc_column,
-            word_column,
-            count_column,
-            label_column,
-            alpha,
-            fit_prior,
-            class_prior,
-            prior_alpha,
-        )
-        statements = model.training_statements(
-            database, t, lab, model=model_name, kind_name=kind.value, params=params
+        statements, _, _ = _training(
+            database,
+            model_name=model_name,
+            kind=kind,
+            tokens=tokens,
+            labels=labels,
+            table=table,
+            id_column=id_column,
+            doc_column=doc_column,
+            word_column=word_column,
+            count_column=count_column,
+            label_column=label_column,
+            features=features,
+            gaussian=gaussian,
+            categorical=categorical,
+            alpha=alpha,
+            beta=beta,
+            norm=norm,
+            fit_prior=fit_prior,
+            class_prior=class_prior,
+            prior_alpha=prior_alpha,
+            var_smoothing=var_smoothing,
+            sample_variance=sample_variance,
         )
         _print_script(statements, dialect.value, transaction=True)
 
@@ -395,20 +559,18 @@ def sql_predict(
     dialect: DialectOpt = DialectName.duckdb,  # type: ignore[attr-defined]
     model_name: ModelOpt = "default",
     tokens: TokensOpt = "tokens",
+    table: TableOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
+    id_column: IdCol = "id",
     proba: Annotated[bool, typer.Option(help="One row per (document, class).")] = False,
 ) -> None:
     """Print the SQL script that `sqlnb predict` would run."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        statements = m.prediction_statements(
-            Tokens(tokens, doc_column, word_column, count_column),
-            output,
-            proba=proba,
-            replace=True,
-        )
+        data = _data(tokens, table, doc_column, word_column, count_column, id_column, "label")
+        statements = m.prediction_statements(data, output, proba=proba, replace=True)
         _print_script(statements, dialect.value, transaction=False)
 
 
@@ -418,21 +580,19 @@ def sql_evaluate(
     dialect: DialectOpt = DialectName.duckdb,  # type: ignore[attr-defined]
     model_name: ModelOpt = "default",
     tokens: TokensOpt = "tokens",
-    labels: LabelsOpt = "labels",
+    labels: LabelsOpt = None,
+    table: TableOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
+    id_column: IdCol = "id",
     label_column: LabelCol = "label",
 ) -> None:
     """Print the SQL script that `sqlnb evaluate` would run (confusion, per class, summary)."""
     with opened(db) as database:
         m = model.load(database, model_name)
+        data = _data(tokens, table, doc_column, word_column, count_column, id_column, label_column)
         create, queries, drop_it = m.evaluation_statements(
-            Tokens(tokens, doc_column, word_column, count_column),
-            Labels(labels, doc_column, label_column),
+            data, _labels(labels, table, doc_column, label_column)
         )
         _print_script([drop_it, create, *queries, drop_it], dialect.value, transaction=False)
-
-
-def main() -> None:  # pragma: no cover
-    app()

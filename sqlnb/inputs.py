@@ -126,3 +126,110 @@ def type_family(sql_type: str) -> str:
     if _is_text(t):
         return "text"
     return t
+
+
+GAUSSIAN, CATEGORICAL = "gaussian", "categorical"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A wide table: one row per example (``id``), its ``label``, one column per feature.
+
+    ``features`` picks the feature columns (default: every other column); ``gaussian`` and
+    ``categorical`` force a column's likelihood whatever its type.
+    """
+
+    table: str
+    id: str = "id"
+    label: str | None = "label"
+    features: tuple[str, ...] | None = None
+    gaussian: tuple[str, ...] = ()
+    categorical: tuple[str, ...] = ()
+
+    def labels(self) -> Labels:
+        if self.label is None:
+            raise SqlnbError(f"table {self.table!r}: give the label column")
+        return Labels(self.table, self.id, self.label)
+
+    def column_types(self, db: Database) -> dict[str, str]:
+        columns = db.columns(source_node(self.table))
+        _require(db, self.table, columns, {"id": self.id})
+        if db.dialect.name == "sqlite":  # no declared types: the storage class of the values
+            query = exp.select("*").from_(source_node(self.table))
+            columns = {c: db.value_type(query, c) for c in columns}
+        return columns
+
+    def feature_types(self, db: Database, default: str | None) -> list[tuple[str, str]]:
+        """Each feature with its likelihood: the override, else ``default`` (a kind that has
+        one likelihood), else by column type: floating/decimal Gaussian; text, boolean and
+        integer categorical."""
+        columns = self.column_types(db)
+        skip = {self.id, self.label}
+        names = list(self.features) if self.features else [c for c in columns if c not in skip]
+        for name in (*names, *self.gaussian, *self.categorical):
+            _require(db, self.table, columns, {"feature": name})
+        both = set(self.gaussian) & set(self.categorical)
+        if both:
+            raise SqlnbError(f"feature {sorted(both)[0]!r} is both --gaussian and --categorical")
+        names += [n for n in (*self.gaussian, *self.categorical) if n not in names]
+        if not names:
+            raise SqlnbError(f"table {self.table!r} has no feature columns")
+        typed = []
+        for name in names:
+            family = type_family(columns[name])
+            if name in self.gaussian or (name not in self.categorical and default == GAUSSIAN):
+                if family not in ("integer", "number"):
+                    raise SqlnbError(
+                        f"column {name!r} of {self.table!r} is {columns[name]}: a Gaussian "
+                        "feature must be numeric"
+                    )
+                typed.append((name, GAUSSIAN))
+            elif name in self.categorical or default == CATEGORICAL:
+                typed.append((name, CATEGORICAL))
+            elif family == "number":
+                typed.append((name, GAUSSIAN))
+            elif family in ("integer", "text", "BOOLEAN") or columns[name].startswith("ENUM"):
+                typed.append((name, CATEGORICAL))
+            else:
+                raise SqlnbError(
+                    f"column {name!r} of {self.table!r} is {columns[name]}: name it with "
+                    "--gaussian or --categorical"
+                )
+        return typed
+
+    def values(self, db: Database, features: list[tuple[str, str]], likelihood: str) -> exp.Select:
+        """The features of one likelihood in long form (doc_id, feature, value)."""
+        columns = db.columns(source_node(self.table))
+        template = (
+            "input/numeric_feature.sql"
+            if likelihood == GAUSSIAN
+            else ("input/category_feature.sql")
+        )
+        parts = []
+        for name, kind in features:
+            if kind != likelihood:
+                continue
+            _require(db, self.table, columns, {"id": self.id, "feature": name})
+            parts.append(
+                templates.render(
+                    template,
+                    id=templates.column(self.id),
+                    feature=name,
+                    column=templates.column(name),
+                    source=source_node(self.table),
+                )
+            )
+        query = parts[0]
+        for part in parts[1:]:
+            query = exp.union(query, part, distinct=False)
+        assert isinstance(query, exp.Select | exp.Union)
+        return query  # type: ignore[return-value]
+
+    def ids(self, db: Database) -> exp.Select:
+        columns = db.columns(source_node(self.table))
+        _require(db, self.table, columns, {"id": self.id})
+        tree = templates.render(
+            "input/ids.sql", id=templates.column(self.id), source=source_node(self.table)
+        )
+        assert isinstance(tree, exp.Select)
+        return tree

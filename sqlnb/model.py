@@ -30,7 +30,7 @@ from sqlglot import exp
 from sqlnb import __version__, templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Labels, Tokens, type_family
+from sqlnb.inputs import Labels, Table, Tokens, source_node, type_family
 from sqlnb.kinds import KINDS, Kind, kind
 
 SHARED_TABLES = ("sqlnb_classes", "sqlnb_prior")
@@ -60,8 +60,11 @@ def _ref(name: str) -> exp.Table:
     return exp.to_table(name)
 
 
-def _tokens(source: str | Tokens) -> Tokens:
-    return source if isinstance(source, Tokens) else Tokens(source)
+Source = Tokens | Table
+
+
+def _source(source: str | Source) -> Source:
+    return Tokens(source) if isinstance(source, str) else source
 
 
 def _labels(source: str | Labels) -> Labels:
@@ -69,73 +72,6 @@ def _labels(source: str | Labels) -> Labels:
 
 
 # --- hyperparameters -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Params:
-    """Smoothing and prior settings shared by the kinds."""
-
-    alpha: float = 1.0
-    fit_prior: bool = True
-    class_prior: dict[str, float] | None = None
-    prior_alpha: float = 0.0
-
-    def check(self, the_kind: Kind) -> None:
-        for name in ("alpha", "prior_alpha"):
-            value = getattr(self, name)
-            if not value >= 0 or value == float("inf"):
-                raise SqlnbError(f"{name} must be a finite number >= 0, not {value}")
-        if not the_kind.uses_prior and (
-            self.class_prior is not None or not self.fit_prior or self.prior_alpha
-        ):
-            raise SqlnbError(f"kind {the_kind.name!r} does not use a class prior")
-
-    def check_classes(self, labels: Sequence[str]) -> None:
-        """A given class prior names every class, only those, and sums to 1."""
-        if self.class_prior is None:
-            return
-        unknown = sorted(set(self.class_prior) - set(labels))
-        if unknown:
-            raise SqlnbError(f"class prior names unknown class {unknown[0]!r}")
-        missing = [c for c in labels if c not in self.class_prior]
-        if missing:
-            raise SqlnbError(f"class prior does not name class {missing[0]!r}")
-        for label, p in self.class_prior.items():
-            if not 0 <= p <= 1:
-                raise SqlnbError(f"class prior of {label!r} is {p}, not a probability")
-        total = sum(self.class_prior.values())
-        if abs(total - 1) > 1e-6:
-            raise SqlnbError(f"class prior sums to {total:.9g}, not 1")
-
-    def prior_bindings(self) -> tuple[exp.Expr, exp.Expr]:
-        """The (weight, total) of sql/train/prior.sql."""
-        label = exp.column("label", table="c")
-        weight: exp.Expr
-        if self.class_prior is not None:
-            weight = exp.Case(
-                ifs=[
-                    exp.If(this=label.eq(exp.convert(k)), true=templates.number(v))
-                    for k, v in self.class_prior.items()
-                ],
-                default=templates.number(0.0),
-            )
-            return weight, templates.number(1.0)
-        if self.fit_prior:
-            weight = exp.Add(
-                this=exp.column("n_docs", table="c"),
-                expression=templates.number(self.prior_alpha),
-            )
-        else:
-            weight = templates.number(1.0)
-        return weight, exp.Window(this=exp.Sum(this=weight.copy()))
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "alpha": self.alpha,
-            "fit_prior": self.fit_prior,
-            "class_prior": self.class_prior,
-            "prior_alpha": self.prior_alpha,
-        }
 
 
 def parse_class_prior(text: str) -> dict[str, float]:
@@ -156,6 +92,48 @@ def parse_class_prior(text: str) -> dict[str, float]:
     return prior
 
 
+def _check_class_prior(prior: dict[str, float] | None, labels: Sequence[str]) -> None:
+    """A given class prior names every class, only those, and sums to 1."""
+    if prior is None:
+        return
+    unknown = sorted(set(prior) - set(labels))
+    if unknown:
+        raise SqlnbError(f"class prior names unknown class {unknown[0]!r}")
+    missing = [c for c in labels if c not in prior]
+    if missing:
+        raise SqlnbError(f"class prior does not name class {missing[0]!r}")
+    for label, p in prior.items():
+        if not 0 <= p <= 1:
+            raise SqlnbError(f"class prior of {label!r} is {p}, not a probability")
+    total = sum(prior.values())
+    if abs(total - 1) > 1e-6:
+        raise SqlnbError(f"class prior sums to {total:.9g}, not 1")
+
+
+def _prior_bindings(params: dict[str, Any]) -> tuple[exp.Expr, exp.Expr]:
+    """The (weight, total) of sql/train/prior.sql: given priors are used as they are; learned
+    ones are n_docs + prior_alpha, normalised; uniform ones 1, normalised."""
+    label = exp.column("label", table="c")
+    weight: exp.Expr
+    if params["class_prior"] is not None:
+        weight = exp.Case(
+            ifs=[
+                exp.If(this=label.eq(exp.convert(k)), true=templates.number(v))
+                for k, v in params["class_prior"].items()
+            ],
+            default=templates.number(0.0),
+        )
+        return weight, templates.number(1.0)
+    if params["fit_prior"]:
+        weight = exp.Add(
+            this=exp.column("n_docs", table="c"),
+            expression=templates.number(params["prior_alpha"]),
+        )
+    else:
+        weight = templates.number(1.0)
+    return weight, exp.Window(this=exp.Sum(this=weight.copy()))
+
+
 # --- training --------------------------------------------------------------------------------
 
 
@@ -173,6 +151,18 @@ def _check_tokens(db: Database, query: exp.Select, name: str) -> None:
         )
     if row["negative"]:
         raise SqlnbError(f"tokens table {name!r} has {row['negative']} negative counts")
+
+
+def _check_table(db: Database, source: Table) -> None:
+    row = db.fetch_dicts(
+        templates.render(
+            "check/table.sql", id=templates.column(source.id), source=source_node(source.table)
+        )
+    )[0]
+    if row["null_id"]:
+        raise SqlnbError(f"table {source.table!r} has {row['null_id']} rows with a NULL id")
+    if row["n_rows"] != row["n_ids"]:
+        raise SqlnbError(f"table {source.table!r}: id column {source.id!r} is not unique")
 
 
 def _check_labels(db: Database, query: exp.Select, name: str) -> list[str]:
@@ -198,24 +188,41 @@ def _catalog_row(db: Database, name: str) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
+def _kind_for(kind_name: str | None, source: Source) -> Kind:
+    if kind_name is None:
+        kind_name = "mixed" if isinstance(source, Table) else "multinomial"
+    the_kind = kind(kind_name)
+    wanted = Table if the_kind.source == "table" else Tokens
+    if not isinstance(source, wanted):
+        what = "a wide table (--table)" if wanted is Table else "a tokens table (--tokens)"
+        raise SqlnbError(f"kind {the_kind.name!r} trains from {what}")
+    return the_kind
+
+
 def training_statements(
     db: Database,
-    tokens: str | Tokens = "tokens",
-    labels: str | Labels = "labels",
+    data: str | Source = "tokens",
+    labels: str | Labels | None = None,
     *,
     model: str = "default",
-    kind_name: str = "multinomial",
-    params: Params | None = None,
-) -> list[exp.Expr]:
-    """The statements that train ``model``, after checking the inputs (reads, never writes)."""
-    params = params or Params()
-    the_kind = kind(kind_name)
-    params.check(the_kind)
-    tokens, labels = _tokens(tokens), _labels(labels)
-    tokens_query = tokens.query(db)
+    kind_name: str | None = None,
+    hyperparameters: dict[str, Any] | None = None,
+) -> tuple[list[exp.Expr], Kind, dict[str, Any]]:
+    """The statements that train ``model`` (after checking the inputs: reads, never writes),
+    the kind, and the resolved hyperparameters."""
+    source = _source(data)
+    the_kind = _kind_for(kind_name, source)
+    params = the_kind.resolve(hyperparameters or {})
+    if isinstance(source, Table):
+        _check_table(db, source)
+        params["features"] = the_kind.features(db, source)  # type: ignore[attr-defined]
+        labels = source.labels() if labels is None else labels
+    labels = _labels("labels" if labels is None else labels)
+    inputs = the_kind.inputs(db, source, params)
+    if isinstance(source, Tokens):
+        _check_tokens(db, next(iter(inputs.values())), source.table)
     labels_query = labels.query(db)
-    _check_tokens(db, tokens_query, tokens.table)
-    params.check_classes(_check_labels(db, labels_query, labels.table))
+    _check_class_prior(params["class_prior"], _check_labels(db, labels_query, labels.table))
     label_type = labels.label_type(db)
 
     previous = _catalog_row(db, model)
@@ -224,7 +231,7 @@ def training_statements(
         stale |= set(KINDS[previous["kind"]].tables)
 
     labeled = templates.render("input/labeled.sql", labels=labels_query)
-    weight, total = params.prior_bindings()
+    weight, total = _prior_bindings(params)
     statements: list[exp.Expr] = [
         templates.render(name) for name in (*CATALOG_CREATES, *the_kind.creates)
     ]
@@ -233,44 +240,63 @@ def training_statements(
         for t in ("sqlnb_models", *sorted(stale))
     ]
     statements.append(templates.render("train/classes.sql", model=model, labeled=labeled))
-    statements += the_kind.count(model, tokens_query, labeled)
+    statements += the_kind.count(model, inputs, labeled)
     statements.append(templates.render("train/prior.sql", model=model, weight=weight, total=total))
-    statements += the_kind.derive(model, params.as_dict())
+    statements += the_kind.derive(model, params)
     statements.append(
         templates.render(
             "catalog/record.sql",
             model=model,
             kind=the_kind.name,
-            params=json.dumps(params.as_dict()),
+            params=json.dumps(params),
             label_type=label_type,
-            n_features=the_kind.n_features(model),
+            n_features=the_kind.n_features(model, params),
             version=__version__,
         )
     )
-    return statements
+    return statements, the_kind, params
 
 
 def train(
     db: Any,
-    tokens: str | Tokens = "tokens",
-    labels: str | Labels = "labels",
+    data: str | Source = "tokens",
+    labels: str | Labels | None = None,
     *,
     model: str = "default",
-    kind: str = "multinomial",
-    alpha: float = 1.0,
-    fit_prior: bool = True,
+    kind: str | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
+    norm: bool | None = None,
+    fit_prior: bool | None = None,
     class_prior: dict[str, float] | None = None,
-    prior_alpha: float = 0.0,
+    prior_alpha: float | None = None,
+    var_smoothing: float | None = None,
+    sample_variance: bool | None = None,
 ) -> Model:
-    """Train (or retrain, atomically) a model in the database and return it."""
+    """Train (or retrain, atomically) a model in the database and return it.
+
+    ``data`` is a tokens table (name or :class:`Tokens`; ``labels`` then defaults to
+    ``"labels"``) or a :class:`Table` (whose label column gives the labels). Hyperparameters
+    left as None take the kind's defaults; ones the kind does not define are refused.
+    """
     database = connect(db, create=True)
-    params = Params(alpha, fit_prior, class_prior, prior_alpha)
-    statements = training_statements(
-        database, tokens, labels, model=model, kind_name=kind, params=params
+    hyperparameters = {
+        "alpha": alpha,
+        "beta": beta,
+        "norm": norm,
+        "fit_prior": fit_prior,
+        "class_prior": class_prior,
+        "prior_alpha": prior_alpha,
+        "var_smoothing": var_smoothing,
+        "sample_variance": sample_variance,
+    }
+    statements, the_kind, params = training_statements(
+        database, data, labels, model=model, kind_name=kind, hyperparameters=hyperparameters
     )
     with database.transaction():
         for statement in statements:
             database.execute(statement)
+        the_kind.check(database, model, params)
     return load(database, model)
 
 
@@ -341,23 +367,47 @@ class Model:
         return exp.cast(text, target)
 
     def _with_posterior(
-        self, final: exp.Select, tokens: exp.Select, documents: exp.Expr
+        self,
+        final: exp.Select,
+        data: str | Source,
+        *,
+        documents: exp.Select | None = None,
+        unseen: str = "ignore",
     ) -> exp.Select:
-        """``final`` preceded by the shared pipeline: input, documents, jll, posterior."""
-        jll = self.kind.jll(self.name, _ref(DOCUMENTS), _ref(INPUT))
+        """``final`` preceded by the shared pipeline as CTEs: the kind's inputs, the documents,
+        the joint log-likelihood and the posterior."""
+        source = _source(data)
+        the_kind = self.kind
+        inputs = the_kind.inputs(self.db, source, self.params)
+        if unseen == "error":
+            found = the_kind.unseen(self.db, self.name, inputs)  # type: ignore[attr-defined]
+            if found:
+                raise SqlnbError(
+                    f"feature {found[0]!r} has value {found[1]!r}, never seen in "
+                    f"training by model {self.name!r}"
+                )
+        elif unseen != "ignore":
+            raise SqlnbError(f"--unseen must be 'ignore' or 'error', not {unseen!r}")
+        jll = templates.render(
+            "predict/jll.sql",
+            documents=_ref(DOCUMENTS),
+            base=the_kind.base(self.name),
+            parts=the_kind.parts(self.name, self.params),
+        )
         posterior = templates.render("predict/posterior.sql", jll=_ref(JLL))
+        for name, query in inputs.items():
+            final = final.with_(name, as_=query)
         return (
-            final.with_(INPUT, as_=tokens)
-            .with_(DOCUMENTS, as_=documents)
+            final.with_(DOCUMENTS, as_=documents or the_kind.documents(self.db, source))
             .with_(JLL, as_=jll)
             .with_(POSTERIOR, as_=posterior)
         )
 
-    def prediction_query(self, tokens: str | Tokens, *, proba: bool = False) -> exp.Select:
+    def prediction_query(
+        self, data: str | Source, *, proba: bool = False, unseen: str = "ignore"
+    ) -> exp.Select:
         """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
         (document, class): (doc_id, label, log_proba, proba)."""
-        tokens_query = _tokens(tokens).query(self.db)
-        documents = templates.render("input/documents.sql", source=_ref(INPUT))
         final = templates.render(
             "predict/proba.sql" if proba else "predict/labels.sql",
             posterior=_ref(POSTERIOR),
@@ -365,40 +415,53 @@ class Model:
             model=self.name,
         )
         assert isinstance(final, exp.Select)
-        return self._with_posterior(final, tokens_query, documents)
+        return self._with_posterior(final, data, unseen=unseen)
 
-    def predict(self, tokens: str | Tokens) -> duckdb.DuckDBPyRelation:
+    def predict(self, data: str | Source) -> duckdb.DuckDBPyRelation:
         """A lazy relation (doc_id, label, proba): the predicted label of every document."""
-        return self.db.relation(self.prediction_query(tokens))
+        return self.db.relation(self.prediction_query(data))
 
-    def predict_proba(self, tokens: str | Tokens) -> duckdb.DuckDBPyRelation:
+    def predict_proba(self, data: str | Source) -> duckdb.DuckDBPyRelation:
         """A lazy relation (doc_id, label, proba): every class's posterior of every document."""
-        query = self.prediction_query(tokens, proba=True)
+        query = self.prediction_query(data, proba=True)
         return self.db.relation(query).select("doc_id, label, proba")
 
-    def predict_log_proba(self, tokens: str | Tokens) -> duckdb.DuckDBPyRelation:
+    def predict_log_proba(self, data: str | Source) -> duckdb.DuckDBPyRelation:
         """A lazy relation (doc_id, label, log_proba); NULL log_proba means -infinity."""
-        query = self.prediction_query(tokens, proba=True)
+        query = self.prediction_query(data, proba=True)
         return self.db.relation(query).select("doc_id, label, log_proba")
 
     def prediction_statements(
-        self, tokens: str | Tokens, output: str, *, proba: bool = False, replace: bool = False
+        self,
+        data: str | Source,
+        output: str,
+        *,
+        proba: bool = False,
+        replace: bool = False,
+        unseen: str = "ignore",
     ) -> list[exp.Expr]:
         """The statements that write predictions to table ``output``."""
         target = templates.table(output)
         if not replace and self.db.exists(target):
             raise SqlnbError(f"output table {output!r} already exists (use --replace)")
-        create = exp.Create(
-            this=target, kind="TABLE", expression=self.prediction_query(tokens, proba=proba)
-        )
+        query = self.prediction_query(data, proba=proba, unseen=unseen)
+        create = exp.Create(this=target, kind="TABLE", expression=query)
         drop_old = templates.render("catalog/drop_table.sql", table=target)
         return [drop_old, create] if replace else [create]
 
     def predict_to(
-        self, tokens: str | Tokens, output: str, *, proba: bool = False, replace: bool = False
+        self,
+        data: str | Source,
+        output: str,
+        *,
+        proba: bool = False,
+        replace: bool = False,
+        unseen: str = "ignore",
     ) -> int:
         """Write predictions to table ``output``; returns its number of rows."""
-        statements = self.prediction_statements(tokens, output, proba=proba, replace=replace)
+        statements = self.prediction_statements(
+            data, output, proba=proba, replace=replace, unseen=unseen
+        )
         with self.db.transaction():
             for statement in statements:
                 self.db.execute(statement)
@@ -408,9 +471,12 @@ class Model:
     # --- evaluation ----------------------------------------------------------------------
 
     def evaluation_statements(
-        self, tokens: str | Tokens, labels: str | Labels
+        self, data: str | Source, labels: str | Labels | None = None
     ) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
         """(create the outcomes temp table, [confusion, per_class, summary], drop it)."""
+        source = _source(data)
+        if labels is None:
+            labels = source.labels() if isinstance(source, Table) else "labels"
         labels = _labels(labels)
         truth = labels.query(self.db)
         given = labels.label_type(self.db)
@@ -419,16 +485,13 @@ class Model:
                 f"labels column {labels.label!r} of {labels.table!r} is {given}, but model "
                 f"{self.name!r} was trained on {self.label_type} labels"
             )
-        documents = templates.render("input/documents.sql", source=_ref(TRUTH))
         final = templates.render(
             "evaluate/outcomes.sql", truth=_ref(TRUTH), posterior=_ref(POSTERIOR), model=self.name
         )
         assert isinstance(final, exp.Select)
-        outcomes = self._with_posterior(final, _tokens(tokens).query(self.db), documents)
-        outcomes = outcomes.with_(TRUTH, as_=truth)
-        # The truth CTE must come before the documents that read it.
-        ctes = outcomes.args["with_"].expressions
-        ctes.insert(1, ctes.pop())
+        documents = templates.render("input/documents.sql", source=_ref(TRUTH))
+        assert isinstance(documents, exp.Select)
+        outcomes = self._with_posterior(final.with_(TRUTH, as_=truth), source, documents=documents)
         create = exp.Create(
             this=_ref(OUTCOMES),
             kind="TABLE",
@@ -443,11 +506,9 @@ class Model:
         ]
         return create, queries, templates.render("catalog/drop_table.sql", table=_ref(OUTCOMES))
 
-    def evaluate(self, tokens: str | Tokens, labels: str | Labels) -> dict[str, Any]:
+    def evaluate(self, data: str | Source, labels: str | Labels | None = None) -> dict[str, Any]:
         """Accuracy, macro-F1, log-loss, per-class precision/recall/F1/support, confusion."""
-        create, (confusion, per_class, summary), drop_it = self.evaluation_statements(
-            tokens, labels
-        )
+        create, (confusion, per_class, summary), drop_it = self.evaluation_statements(data, labels)
         self.db.execute(drop_it)
         self.db.execute(create)
         try:
@@ -479,4 +540,18 @@ class Model:
 
     def top_words(self, top: int = 10) -> list[dict[str, Any]]:
         """The most indicative words of each class (text kinds)."""
+        if self.kind.source != "tokens":
+            return []
         return self.db.fetch_dicts(templates.render("show/top_words.sql", model=self.name, top=top))
+
+    def gaussian(self) -> list[dict[str, Any]]:
+        """Per class and Gaussian feature: mean and variance (table kinds)."""
+        if self.kind.source != "table":
+            return []
+        return self.db.fetch_dicts(templates.render("show/gaussian.sql", model=self.name))
+
+    def categories(self) -> list[dict[str, Any]]:
+        """Per class, categorical feature and value: the probability (table kinds)."""
+        if self.kind.source != "table":
+            return []
+        return self.db.fetch_dicts(templates.render("show/categories.sql", model=self.name))

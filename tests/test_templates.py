@@ -111,7 +111,7 @@ def test_a_failed_training_leaves_the_previous_model(con, monkeypatch):
     sqlnb.train(con, "t", "l", model="m")
     before = con.execute("SELECT * FROM sqlnb_log_theta ORDER BY ALL").fetchall()
     # Fail inside the transaction, after the old rows were deleted and new ones inserted.
-    from sqlnb.kinds.multinomial import Multinomial
+    from sqlnb.kinds.text import Multinomial
 
     derive = Multinomial.derive
     monkeypatch.setattr(

@@ -1,14 +1,18 @@
 """Model kinds. Each is a small piece: its counting queries, its parameter queries and its
-joint-log-likelihood query. Everything else (classes, priors, the catalog, the posterior, the
+joint-log-likelihood queries. Everything else (classes, priors, the catalog, the posterior, the
 argmax, evaluation) is shared."""
 
 from __future__ import annotations
 
 from sqlnb.errors import SqlnbError
 from sqlnb.kinds.base import Kind
-from sqlnb.kinds.multinomial import Multinomial
+from sqlnb.kinds.tabular import Categorical, Gaussian, Tabular
+from sqlnb.kinds.text import Bernoulli, Complement, Multinomial
 
-KINDS: dict[str, Kind] = {k.name: k for k in (Multinomial(),)}
+KINDS: dict[str, Kind] = {
+    k.name: k
+    for k in (Multinomial(), Bernoulli(), Complement(), Gaussian(), Categorical(), Tabular())
+}
 
 
 def kind(name: str) -> Kind:

@@ -1,4 +1,4 @@
-"""What a model kind provides."""
+"""What a model kind provides: small pieces over the shared storage and prediction path."""
 
 from __future__ import annotations
 
@@ -6,32 +6,78 @@ from typing import Any, ClassVar
 
 from sqlglot import exp
 
+from sqlnb import templates
+from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
+
+Params = dict[str, Any]
+Inputs = dict[str, exp.Select]
+
 
 class Kind:
-    """A Naive Bayes event model over the shared storage.
+    """A Naive Bayes event model.
 
-    ``tables`` are the kind's own stored-count and derived tables (besides ``sqlnb_classes`` and
-    ``sqlnb_prior``, which every kind shares); ``create`` their CREATE statements.
+    A kind reads its input (``source``: a tokens table or a wide table) into named relations,
+    counts its sufficient statistics, derives its parameters, and scores documents as a
+    per-class ``base`` plus per-document ``parts``; the classes, priors, catalog, log-sum-exp,
+    argmax and evaluation are shared (``sqlnb.model``).
     """
 
     name: ClassVar[str]
-    tables: ClassVar[tuple[str, ...]]
+    source: ClassVar[str]  # "tokens" or "table"
+    tables: ClassVar[tuple[str, ...]]  # its own tables, besides sqlnb_classes and sqlnb_prior
     creates: ClassVar[tuple[str, ...]]
+    hyperparameters: ClassVar[dict[str, Any]]  # the ones it accepts, with their defaults
     uses_prior: ClassVar[bool] = True
 
-    def count(self, model: str, tokens: exp.Expr, labeled: exp.Expr) -> list[exp.Expr]:
-        """Statements that insert the model's sufficient statistics."""
+    def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
+        """The input as named queries (their names are the CTE names used by ``parts``)."""
         raise NotImplementedError
 
-    def derive(self, model: str, params: dict[str, Any]) -> list[exp.Expr]:
-        """Statements that insert the derived parameter tables from the stored counts."""
+    def documents(self, db: Database, source: Any) -> exp.Select:
+        """Every document (row) of a source to classify, as (doc_id)."""
         raise NotImplementedError
 
-    def jll(self, model: str, documents: exp.Expr, tokens: exp.Expr) -> exp.Expr:
-        """The joint log-likelihood (doc_id, class_id, jll) of every document and class;
-        NULL jll means -infinity."""
+    def count(self, model: str, inputs: Inputs, labeled: exp.Expr) -> list[exp.Expr]:
+        """Statements that insert the sufficient statistics."""
         raise NotImplementedError
 
-    def n_features(self, model: str) -> exp.Expr:
-        """A scalar query: the model's number of features (its vocabulary size)."""
+    def derive(self, model: str, params: Params) -> list[exp.Expr]:
+        """Statements that insert the derived parameters from the stored counts."""
         raise NotImplementedError
+
+    def check(self, db: Database, model: str, params: Params) -> None:
+        """Refuse a trained model whose parameters are unusable (runs inside the transaction)."""
+
+    def base(self, model: str) -> exp.Expr:
+        """Per-class base of the joint log-likelihood: (class_id, score, n_zero)."""
+        return templates.render("predict/base_prior.sql", model=model)
+
+    def parts(self, model: str, params: Params) -> exp.Expr:
+        """Per-document parts of the joint log-likelihood: (doc_id, class_id, score, n_zero),
+        reading the relations named by ``inputs``."""
+        raise NotImplementedError
+
+    def n_features(self, model: str, params: Params) -> exp.Expr:
+        raise NotImplementedError
+
+    def resolve(self, given: Params) -> Params:
+        """The hyperparameters with defaults filled in; ones the kind does not define refused."""
+        resolved = dict(self.hyperparameters)
+        for name, value in given.items():
+            if value is None:
+                continue
+            if name not in self.hyperparameters:
+                option = "--" + name.replace("_", "-")
+                raise SqlnbError(f"kind {self.name!r} does not use {option}")
+            resolved[name] = value
+        if "beta" in resolved and resolved["beta"] is None:
+            resolved["beta"] = resolved["alpha"]
+        for name in ("alpha", "beta", "prior_alpha", "var_smoothing"):
+            value = resolved.get(name)
+            if value is not None and not 0 <= value < float("inf"):
+                raise SqlnbError(f"{name} must be a finite number >= 0, not {value}")
+        return resolved
+
+
+PRIOR_DEFAULTS: dict[str, Any] = {"fit_prior": True, "class_prior": None, "prior_alpha": 0.0}

@@ -1,0 +1,96 @@
+"""Parity with scikit-learn on real corpora (../shared/data, or any folder of the same layout).
+
+    python benchmarks/parity.py [DATA_DIR]
+
+For each text corpus (docs.parquet with a train/test split, tokens.parquet) trains sqlnb in
+DuckDB and scikit-learn's MultinomialNB on the same training vocabulary, and prints the test
+accuracy of both, whether the labels are identical, and the largest log-probability difference.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import scipy.sparse as sp
+from sklearn.naive_bayes import MultinomialNB
+
+import sqlnb
+
+KINDS = {"multinomial": MultinomialNB}
+
+
+def corpus_tables(con: duckdb.DuckDBPyConnection, folder: Path) -> None:
+    docs, tokens = folder / "docs.parquet", folder / "tokens.parquet"
+    for split in ("train", "test"):
+        con.execute(
+            f"CREATE OR REPLACE TABLE {split}_labels AS SELECT doc_id, label "
+            f"FROM read_parquet('{docs}') WHERE split = '{split}'"
+        )
+        con.execute(
+            f"CREATE OR REPLACE TABLE {split}_tokens AS SELECT t.* FROM read_parquet('{tokens}') t "
+            f"JOIN {split}_labels USING (doc_id)"
+        )
+
+
+def matrices(con: duckdb.DuckDBPyConnection):
+    vocab = [
+        r[0] for r in con.execute("SELECT DISTINCT word FROM train_tokens ORDER BY 1").fetchall()
+    ]
+    index = {w: i for i, w in enumerate(vocab)}
+
+    def build(split: str):
+        docs = [
+            r[0] for r in con.execute(f"SELECT doc_id FROM {split}_labels ORDER BY 1").fetchall()
+        ]
+        row = {d: i for i, d in enumerate(docs)}
+        t = con.execute(f"SELECT doc_id, word, count FROM {split}_tokens").fetchall()
+        t = [(d, w, c) for d, w, c in t if w in index]
+        m = sp.csr_matrix(
+            ([c for _, _, c in t], ([row[d] for d, _, _ in t], [index[w] for _, w, _ in t])),
+            shape=(len(docs), len(vocab)),
+            dtype=float,
+        )
+        labels = dict(con.execute(f"SELECT doc_id, label FROM {split}_labels").fetchall())
+        return m, np.array([labels[d] for d in docs], dtype=object), docs
+
+    return build("train"), build("test")
+
+
+def main(data: Path) -> int:
+    worst = 0.0
+    for folder in sorted(p for p in data.iterdir() if (p / "tokens.parquet").exists()):
+        con = duckdb.connect()
+        corpus_tables(con, folder)
+        (X, y, _), (X_test, y_test, test_docs) = matrices(con)
+        for kind, estimator in KINDS.items():
+            start = time.perf_counter()
+            model = sqlnb.train(con, "train_tokens", "train_labels", model=kind, kind=kind)
+            rows = model.predict_log_proba("test_tokens").fetchall()
+            seconds = time.perf_counter() - start
+            reference = estimator().fit(X, y)
+            expected = reference.predict_log_proba(X_test)
+            col = {c: j for j, c in enumerate(reference.classes_)}
+            row = {d: i for i, d in enumerate(test_docs)}
+            got = np.full_like(expected, np.nan)
+            for d, label, lp in rows:
+                got[row[d], col[label]] = -np.inf if lp is None else lp
+            diff = float(np.max(np.abs(got - expected)))
+            ours = dict((d, label) for d, label, _ in model.predict("test_tokens").fetchall())
+            same = all(ours[d] == p for d, p in zip(test_docs, reference.predict(X_test)))
+            accuracy = np.mean([ours[d] == t for d, t in zip(test_docs, y_test)])
+            print(
+                f"{folder.name:12} {kind:12} accuracy sqlnb {accuracy:.4f} sklearn "
+                f"{reference.score(X_test, y_test):.4f}  labels identical: {same}  "
+                f"max |log-proba diff| {diff:.2e}  ({seconds:.2f} s)"
+            )
+            worst = max(worst, diff) if same else float("inf")
+    return 0 if worst <= 1e-9 else 1
+
+
+if __name__ == "__main__":
+    default = Path(__file__).resolve().parents[2] / "shared" / "data"
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else default))

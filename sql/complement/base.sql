@@ -1,0 +1,8 @@
+-- Complement Naive Bayes uses no class prior (as scikit-learn's ComplementNB): a base of 0, so a
+-- document with no known word gets a uniform posterior.
+SELECT
+  c.class_id AS class_id,
+  CAST(0 AS DOUBLE) AS score,
+  0 AS n_zero
+FROM sqlnb_classes AS c
+WHERE c.model = $model

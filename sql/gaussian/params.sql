@@ -1,0 +1,38 @@
+-- Gaussian parameters: the class mean, and the variance m2 / n (population, the maximum
+-- likelihood estimate, as scikit-learn) or with $sample m2 / (n - 1) (0 for a single value),
+-- plus epsilon = $var_smoothing * the largest population variance of any feature over all
+-- training rows, pooled from the class statistics (Chan et al.), as scikit-learn's GaussianNB.
+INSERT INTO sqlnb_gaussian (model, class_id, label, feature, mean, var)
+SELECT
+  s.model AS model,
+  s.class_id AS class_id,
+  c.label AS label,
+  s.feature AS feature,
+  s.mean AS mean,
+  CASE
+    WHEN $sample THEN CASE WHEN s.n > 1 THEN s.m2 / (s.n - 1) ELSE CAST(0 AS DOUBLE) END
+    ELSE s.m2 / s.n
+  END + e.epsilon AS var
+FROM sqlnb_gaussian_stats AS s
+JOIN sqlnb_classes AS c
+  ON c.model = s.model AND c.class_id = s.class_id
+CROSS JOIN (
+  SELECT $var_smoothing * MAX(t.m2 / t.n) AS epsilon
+  FROM (
+    SELECT
+      f.feature AS feature,
+      f.n AS n,
+      SUM(g.m2 + g.n * (g.mean - f.mean) * (g.mean - f.mean)) AS m2
+    FROM sqlnb_gaussian_stats AS g
+    JOIN (
+      SELECT feature, SUM(n) AS n, SUM(n * mean) / SUM(n) AS mean
+      FROM sqlnb_gaussian_stats
+      WHERE model = $model
+      GROUP BY feature
+    ) AS f
+      ON f.feature = g.feature
+    WHERE g.model = $model
+    GROUP BY f.feature, f.n
+  ) AS t
+) AS e
+WHERE s.model = $model

@@ -1,0 +1,166 @@
+"""The table kinds, read from a wide table: Gaussian, categorical, and mixed (each column the
+likelihood that fits its type). All three are one kind of model with a likelihood per feature:
+the joint log-likelihood is the sum over features."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from sqlglot import exp
+
+from sqlnb import templates
+from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
+from sqlnb.inputs import CATEGORICAL, GAUSSIAN, Table
+from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Params
+
+NUMERIC, CATEGORIES = "sqlnb_numeric", "sqlnb_categories"
+GAUSSIAN_DEFAULTS: dict[str, Any] = {"var_smoothing": 1e-9, "sample_variance": False}
+
+
+def _likelihoods(params: Params) -> set[str]:
+    return {kind for _, kind in params["features"]}
+
+
+class Tabular(Kind):
+    """Naive Bayes over the columns of a wide table."""
+
+    name = "mixed"
+    source = "table"
+    default: ClassVar[str | None] = None
+    tables = (
+        "sqlnb_gaussian_stats",
+        "sqlnb_gaussian",
+        "sqlnb_category_counts",
+        "sqlnb_category_log_theta",
+    )
+    creates = (
+        "catalog/create_gaussian_stats.sql",
+        "catalog/create_gaussian.sql",
+        "catalog/create_category_counts.sql",
+        "catalog/create_category_log_theta.sql",
+    )
+    hyperparameters: ClassVar[dict[str, Any]] = {
+        "alpha": 1.0,
+        **GAUSSIAN_DEFAULTS,
+        **PRIOR_DEFAULTS,
+    }
+
+    def features(self, db: Database, source: Table) -> list[tuple[str, str]]:
+        return source.feature_types(db, self.default)
+
+    def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
+        if not isinstance(source, Table):
+            raise SqlnbError(f"a {self.name} model reads a wide table (--table), not tokens")
+        inputs: Inputs = {}
+        if GAUSSIAN in _likelihoods(params):
+            inputs[NUMERIC] = source.values(db, params["features"], GAUSSIAN)
+            row = db.fetch(templates.render("check/numeric.sql", values=inputs[NUMERIC]))
+            if row:
+                raise SqlnbError(
+                    f"feature {row[0][0]!r} of {source.table!r} is NaN or infinite in row "
+                    f"{row[0][1]}"
+                )
+        if CATEGORICAL in _likelihoods(params):
+            inputs[CATEGORIES] = source.values(db, params["features"], CATEGORICAL)
+        return inputs
+
+    def documents(self, db: Database, source: Any) -> exp.Select:
+        assert isinstance(source, Table)
+        return source.ids(db)
+
+    def count(self, model: str, inputs: Inputs, labeled: exp.Expr) -> list[exp.Expr]:
+        statements = []
+        if NUMERIC in inputs:
+            statements.append(
+                templates.render(
+                    "gaussian/stats.sql", model=model, values=inputs[NUMERIC], labeled=labeled
+                )
+            )
+        if CATEGORIES in inputs:
+            statements.append(
+                templates.render(
+                    "categorical/counts.sql",
+                    model=model,
+                    values=inputs[CATEGORIES],
+                    labeled=labeled,
+                )
+            )
+        return statements
+
+    def derive(self, model: str, params: Params) -> list[exp.Expr]:
+        statements = []
+        if GAUSSIAN in _likelihoods(params):
+            statements.append(
+                templates.render(
+                    "gaussian/params.sql",
+                    model=model,
+                    sample=bool(params["sample_variance"]),
+                    var_smoothing=templates.number(params["var_smoothing"]),
+                )
+            )
+        if CATEGORICAL in _likelihoods(params):
+            statements.append(
+                templates.render(
+                    "categorical/log_theta.sql",
+                    model=model,
+                    alpha=templates.number(params["alpha"]),
+                )
+            )
+        return statements
+
+    def check(self, db: Database, model: str, params: Params) -> None:
+        if GAUSSIAN not in _likelihoods(params):
+            return
+        rows = db.fetch(templates.render("gaussian/zero_variance.sql", model=model))
+        if rows:
+            feature, label = rows[0]
+            raise SqlnbError(
+                f"feature {feature!r} has variance 0 in class {label!r} (constant, and "
+                "var_smoothing is 0): give --var-smoothing > 0"
+            )
+
+    def parts(self, model: str, params: Params) -> exp.Expr:
+        parts: list[exp.Expr] = []
+        if GAUSSIAN in _likelihoods(params):
+            parts.append(
+                templates.render("gaussian/part.sql", model=model, values=exp.to_table(NUMERIC))
+            )
+        if CATEGORICAL in _likelihoods(params):
+            parts.append(
+                templates.render(
+                    "categorical/part.sql", model=model, values=exp.to_table(CATEGORIES)
+                )
+            )
+        query = parts[0]
+        for part in parts[1:]:
+            query = exp.union(query, part, distinct=False)
+        return query
+
+    def unseen(self, db: Database, model: str, inputs: Inputs) -> tuple[str, str] | None:
+        """A categorical value never seen in training, if there is one."""
+        if CATEGORIES not in inputs:
+            return None
+        rows = db.fetch(
+            templates.render("categorical/unseen.sql", model=model, values=inputs[CATEGORIES])
+        )
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def n_features(self, model: str, params: Params) -> exp.Expr:
+        return exp.convert(len(params["features"]))
+
+
+class Gaussian(Tabular):
+    """Every feature normal within each class."""
+
+    name = "gaussian"
+    default = GAUSSIAN
+    hyperparameters: ClassVar[dict[str, Any]] = {**GAUSSIAN_DEFAULTS, **PRIOR_DEFAULTS}
+
+
+class Categorical(Tabular):
+    """Every feature a categorical variable within each class."""
+
+    name = "categorical"
+    default = CATEGORICAL
+    hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, **PRIOR_DEFAULTS}
