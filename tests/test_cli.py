@@ -280,3 +280,87 @@ def _predict_query(con: duckdb.DuckDBPyConnection) -> str:
 
     model = sqlnb.load(con, "m")
     return model.db.sql(model.prediction_query("test_tokens"))
+
+
+def test_table_kinds_from_the_command_line(db_path: Path):
+    with duckdb.connect(str(db_path)) as con:
+        con.execute("""CREATE TABLE flowers AS SELECT i AS id, (i % 3) * 1.5 + (i % 7) * 0.1 AS
+            petal, CASE WHEN i % 3 = 0 THEN 'short' ELSE 'long' END AS stem, 'k' || (i % 3) AS
+            species, i * 2 AS ignored FROM range(60) AS r(i)""")
+    db = str(db_path)
+    code, stdout, stderr = run(
+        "train",
+        db,
+        "--table",
+        "flowers",
+        "--label-column",
+        "species",
+        "--features",
+        "petal,stem",
+        "--model",
+        "iris",
+    )
+    assert code == 0, stderr
+    assert "mixed" in stdout and "2 features" in stdout
+    code, _, stderr = run(
+        "predict", db, "--model", "iris", "--table", "flowers", "--output", "out", "--proba"
+    )
+    assert code == 0, stderr
+    code, stdout, _ = run(
+        "evaluate",
+        db,
+        "--model",
+        "iris",
+        "--table",
+        "flowers",
+        "--label-column",
+        "species",
+        "--json",
+    )
+    assert json.loads(stdout)["accuracy"] == 1.0
+    code, stdout, _ = run("show", db, "--model", "iris")
+    assert "Gaussian features" in stdout and "categorical features" in stdout
+    code, _, stderr = run(
+        "train",
+        db,
+        "--table",
+        "flowers",
+        "--label-column",
+        "species",
+        "--kind",
+        "gaussian",
+        "--alpha",
+        "1",
+    )
+    assert code == 1 and "does not use --alpha" in stderr
+    code, _, stderr = run(
+        "train",
+        db,
+        "--table",
+        "flowers",
+        "--label-column",
+        "species",
+        "--kind",
+        "gaussian",
+        "--features",
+        "petal",
+        "--var-smoothing",
+        "0",
+        "--model",
+        "g",
+    )
+    assert code == 0, stderr
+    code, stdout, _ = run(
+        "sql",
+        "train",
+        db,
+        "--table",
+        "flowers",
+        "--label-column",
+        "species",
+        "--features",
+        "petal,stem",
+        "--dialect",
+        "postgres",
+    )
+    assert code == 0 and "sqlnb_gaussian_stats" in stdout

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import numpy as np
+import pandas as pd
 import pytest
 from conftest import random_corpus
 
@@ -52,3 +54,70 @@ def test_sqlite_matches_duckdb(con, seed, k, alpha, label_kind):
     assert ev_a["confusion"] == ev_b["confusion"]
     for key in ("accuracy", "macro_f1", "log_loss"):
         assert ev_a[key] == pytest.approx(ev_b[key], abs=1e-9)
+
+
+def predictions(model) -> list:
+    return sorted(
+        model.db.fetch(
+            model.prediction_query(
+                (model.params.get("features") and sqlnb.Table("test")) or Tokens("test_tokens"),
+                proba=True,
+            )
+        ),
+        key=lambda r: (r[0], str(r[1])),
+    )
+
+
+def assert_same(a: list, b: list) -> None:
+    assert [(r[0], r[1]) for r in a] == [(r[0], r[1]) for r in b]
+    for x, y in zip(a, b):
+        assert same(x[2], y[2], 1e-9) and same(x[3], y[3], 1e-12)
+
+
+@pytest.mark.parametrize(
+    "kind,options",
+    [
+        ("bernoulli", {"alpha": 0.5, "beta": 2.0}),
+        ("complement", {"norm": True}),
+        ("bernoulli", {"alpha": 0.0}),
+    ],
+)
+def test_sqlite_text_kinds(con, kind, options):
+    corpus = random_corpus(24, n_classes=4, vocab=300)
+    corpus.load(con)
+    lite = sqlite3.connect(":memory:", isolation_level=None)
+    load_sqlite(corpus, lite)
+    a = sqlnb.train(con, "train_tokens", "train_labels", kind=kind, **options)
+    b = sqlnb.train(lite, "train_tokens", "train_labels", kind=kind, **options)
+    assert_same(predictions(a), predictions(b))
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "categorical", "mixed"])
+def test_sqlite_table_kinds(con, kind):
+    rng = np.random.default_rng(25)
+    n = 200
+    y = rng.integers(0, 3, n)
+    frame = pd.DataFrame(
+        {
+            "id": np.arange(n),
+            "a": rng.normal(size=n) + y,
+            "b": rng.normal(size=n) * (1 + y),
+            "c": [f"v{v}" for v in (rng.integers(0, 3, n) + y) % 4],
+            "label": [f"k{v}" for v in y],
+        }
+    )
+    if kind == "gaussian":
+        frame = frame.drop(columns="c")
+    if kind == "categorical":
+        frame = frame.drop(columns=["a", "b"])
+    frame.loc[::17, frame.columns[1]] = None  # missing values
+    con.register("frame", frame)
+    con.execute("CREATE TABLE t AS SELECT * FROM frame")
+    con.execute("CREATE TABLE test AS SELECT * FROM frame")
+    lite = sqlite3.connect(":memory:", isolation_level=None)
+    frame.to_sql("t", lite, index=False)
+    frame.to_sql("test", lite, index=False)
+    a = sqlnb.train(con, sqlnb.Table("t"), kind=kind)
+    b = sqlnb.train(lite, sqlnb.Table("t"), kind=kind)
+    assert a.params["features"] == b.params["features"]
+    assert_same(predictions(a), predictions(b))
