@@ -99,7 +99,10 @@ def _progress(bar: Progress, task: Any) -> Callable[[float], None]:
 
 # --- shared options --------------------------------------------------------------------------
 
-DbArg = Annotated[str, typer.Argument(help="DuckDB file, sqlite:///path.db, or .sqlite file.")]
+DbArg = Annotated[
+    str,
+    typer.Argument(help="DuckDB file, sqlite:///path.db, postgresql://..., or spark://MASTER."),
+]
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help="Model name.")]
 TokensOpt = Annotated[str, typer.Option(help="Tokens table, view or Parquet file.")]
 LabelsOpt = Annotated[

@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import duckdb
 from sqlglot import exp
 
 from sqlnb import __version__, templates
@@ -417,19 +416,23 @@ class Model:
         assert isinstance(final, exp.Select)
         return self._with_posterior(final, data, unseen=unseen)
 
-    def predict(self, data: str | Source) -> duckdb.DuckDBPyRelation:
-        """A lazy relation (doc_id, label, proba): the predicted label of every document."""
+    def predict(self, data: str | Source) -> Any:
+        """(doc_id, label, proba): the predicted label of every document. A lazy relation: on
+        DuckDB a ``DuckDBPyRelation`` (``.df()``, ``.pl()``, ``.arrow()``), on Spark a
+        DataFrame; on SQLite and PostgreSQL the rows."""
         return self.db.relation(self.prediction_query(data))
 
-    def predict_proba(self, data: str | Source) -> duckdb.DuckDBPyRelation:
-        """A lazy relation (doc_id, label, proba): every class's posterior of every document."""
+    def _columns(self, data: str | Source, *names: str) -> Any:
         query = self.prediction_query(data, proba=True)
-        return self.db.relation(query).select("doc_id, label, proba")
+        return self.db.relation(exp.select(*names).from_(query.subquery("p")))
 
-    def predict_log_proba(self, data: str | Source) -> duckdb.DuckDBPyRelation:
-        """A lazy relation (doc_id, label, log_proba); NULL log_proba means -infinity."""
-        query = self.prediction_query(data, proba=True)
-        return self.db.relation(query).select("doc_id, label, log_proba")
+    def predict_proba(self, data: str | Source) -> Any:
+        """(doc_id, label, proba): every class's posterior of every document."""
+        return self._columns(data, "doc_id", "label", "proba")
+
+    def predict_log_proba(self, data: str | Source) -> Any:
+        """(doc_id, label, log_proba); NULL log_proba means -infinity."""
+        return self._columns(data, "doc_id", "label", "log_proba")
 
     def prediction_statements(
         self,

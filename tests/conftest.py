@@ -119,3 +119,19 @@ def con() -> duckdb.DuckDBPyConnection:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "test.duckdb"
+
+
+@pytest.fixture(params=["sqlite", "postgres", "spark"])
+def engine(request):
+    """Each engine other than DuckDB, in a fresh namespace."""
+    from engines import open_engine
+
+    yield from open_engine(request.param)
+
+
+@pytest.fixture
+def reference():
+    """DuckDB, the reference every engine is compared with."""
+    from engines import open_engine
+
+    yield from open_engine("duckdb")

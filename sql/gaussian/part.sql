@@ -5,7 +5,8 @@ SELECT
   x.doc_id AS doc_id,
   g.class_id AS class_id,
   SUM(
-    -0.5 * (1.8378770664093453 + LN(g.var)) - 0.5 * (x.value - g.mean) * (x.value - g.mean) / g.var
+    CAST(-0.5 AS DOUBLE) * (CAST(1.8378770664093453 AS DOUBLE) + LN(g.var))
+    - CAST(0.5 AS DOUBLE) * (x.value - g.mean) * (x.value - g.mean) / g.var
   ) AS score,
   0 AS n_zero
 FROM $values AS x

@@ -1,0 +1,136 @@
+"""The engines sqlnb runs on, for tests: a connection each, and a way to load a frame.
+
+PostgreSQL is reached at $SQLNB_TEST_POSTGRES (default: postgres on 127.0.0.1:54329, as .ci/run
+starts it); Spark is a local[2] session. An engine whose server or package is missing is skipped
+with the reason, except under CI (CI=true), where that is a failure.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sqlite3
+from collections.abc import Iterator
+
+import duckdb
+import pandas as pd
+import pytest
+
+import sqlnb
+
+POSTGRES_URL = os.environ.get(
+    "SQLNB_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:54329/postgres"
+)
+ENGINES = ["duckdb", "sqlite", "postgres", "spark"]
+_counter = itertools.count()
+
+
+def unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"in CI every engine must run: {reason}")
+    pytest.skip(reason)
+
+
+class Engine:
+    """A fresh, empty namespace on one engine."""
+
+    def __init__(self, name: str, db: sqlnb.Database) -> None:
+        self.name, self.db = name, db
+
+    def load(self, table: str, frame: pd.DataFrame) -> None:
+        if self.name == "duckdb":
+            self.db.connection.register("frame", frame)
+            self.db.connection.execute(f'CREATE TABLE "{table}" AS SELECT * FROM frame')
+            self.db.connection.unregister("frame")
+        elif self.name == "sqlite":
+            frame.to_sql(table, self.db.connection, index=False)
+        elif self.name == "postgres":
+            types = {"int64": "BIGINT", "float64": "DOUBLE PRECISION", "bool": "BOOLEAN"}
+            columns = ", ".join(
+                f'"{c}" {types.get(str(t), "TEXT")}' for c, t in frame.dtypes.items()
+            )
+            with self.db.connection.cursor() as cursor:
+                cursor.execute(f'CREATE TABLE "{table}" ({columns})')
+                marks = ", ".join(["%s"] * len(frame.columns))
+                rows = [
+                    tuple(
+                        None if pd.isna(v) else v.item() if hasattr(v, "item") else v for v in row
+                    )
+                    for row in frame.itertuples(index=False)
+                ]
+                cursor.executemany(f'INSERT INTO "{table}" VALUES ({marks})', rows)
+        else:
+            from pyspark.sql import types as T
+
+            kinds = {"int64": T.LongType(), "float64": T.DoubleType(), "bool": T.BooleanType()}
+            schema = T.StructType(
+                [
+                    T.StructField(c, kinds.get(str(t), T.StringType()))
+                    for c, t in frame.dtypes.items()
+                ]
+            )
+            rows = [
+                tuple(None if pd.isna(v) else v.item() if hasattr(v, "item") else v for v in row)
+                for row in frame.itertuples(index=False)
+            ]
+            spark = self.db.connection
+            spark.createDataFrame(rows, schema).write.saveAsTable(table)
+
+
+_spark = None
+
+
+def spark_session():
+    global _spark
+    if _spark is None:
+        try:
+            from pyspark.sql import SparkSession
+        except ImportError:
+            unavailable("pyspark is not installed (pip install 'sqlnb[spark]')")
+        import tempfile
+
+        warehouse = tempfile.mkdtemp(prefix="sqlnb-spark-")
+        _spark = (
+            SparkSession.builder.master("local[2]")
+            .appName("sqlnb-tests")
+            .config("spark.sql.warehouse.dir", warehouse)
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+            .getOrCreate()
+        )
+        _spark.sparkContext.setLogLevel("ERROR")
+    return _spark
+
+
+def open_engine(name: str) -> Iterator[Engine]:
+    namespace = f"sqlnb_test_{os.getpid()}_{next(_counter)}"
+    if name == "duckdb":
+        db = sqlnb.connect(duckdb.connect())
+        yield Engine(name, db)
+        db.close()
+    elif name == "sqlite":
+        db = sqlnb.connect(sqlite3.connect(":memory:", isolation_level=None))
+        yield Engine(name, db)
+        db.close()
+    elif name == "postgres":
+        try:
+            import psycopg
+        except ImportError:
+            unavailable("psycopg is not installed (pip install 'sqlnb[postgres]')")
+        try:
+            connection = psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=3)
+        except psycopg.Error as error:
+            unavailable(f"no PostgreSQL at {POSTGRES_URL}: {str(error).strip()[:80]}")
+        connection.execute(f"CREATE SCHEMA {namespace}")
+        connection.execute(f"SET search_path TO {namespace}")
+        yield Engine(name, sqlnb.connect(connection))
+        connection.execute(f"DROP SCHEMA {namespace} CASCADE")
+        connection.close()
+    else:
+        spark = spark_session()
+        spark.sql(f"CREATE DATABASE {namespace}")
+        spark.sql(f"USE {namespace}")
+        yield Engine(name, sqlnb.connect(spark))
+        spark.sql("USE default")
+        spark.sql(f"DROP DATABASE {namespace} CASCADE")

@@ -1,0 +1,290 @@
+DROP TABLE IF EXISTS sqlnb_outcomes;
+CREATE TEMPORARY TABLE sqlnb_outcomes AS
+WITH sqlnb_truth AS (
+  SELECT DISTINCT
+    "doc_id" AS doc_id,
+    "label" AS label
+  FROM "labels" AS s
+), sqlnb_input AS (
+  SELECT
+    "doc_id" AS doc_id,
+    CAST("word" AS VARCHAR) AS word,
+    CAST("count" AS DOUBLE) AS count
+  FROM "tokens" AS s
+), sqlnb_documents AS (
+  SELECT DISTINCT
+    doc_id
+  FROM sqlnb_truth AS s
+), sqlnb_jll AS (
+  SELECT
+    d.doc_id AS doc_id,
+    b.class_id AS class_id,
+    CASE
+      WHEN b.score IS NULL OR b.n_zero + COALESCE(s.n_zero, 0) > 0
+      THEN NULL
+      ELSE b.score + COALESCE(s.score, 0)
+    END AS jll
+  FROM sqlnb_documents AS d
+  CROSS JOIN (
+    SELECT
+      p.class_id AS class_id,
+      p.log_prior + a.score AS score,
+      CASE WHEN p.log_prior IS NULL THEN 1 ELSE 0 END + a.n_zero AS n_zero
+    FROM sqlnb_prior AS p
+    JOIN (
+      SELECT
+        class_id,
+        SUM(COALESCE(log_absent, 0)) AS score,
+        SUM(CASE WHEN log_absent IS NULL THEN 1 ELSE 0 END) AS n_zero
+      FROM sqlnb_log_absent
+      WHERE
+        model = 'spam'
+      GROUP BY
+        class_id
+    ) AS a
+      ON a.class_id = p.class_id
+    WHERE
+      p.model = 'spam'
+  ) AS b
+  LEFT JOIN (
+    SELECT
+      p.doc_id AS doc_id,
+      p.class_id AS class_id,
+      SUM(p.score) AS score,
+      SUM(p.n_zero) AS n_zero
+    FROM (
+      SELECT
+        t.doc_id AS doc_id,
+        lt.class_id AS class_id,
+        SUM(COALESCE(lt.log_theta, 0) - COALESCE(la.log_absent, 0)) AS score,
+        SUM(
+          CASE WHEN lt.log_theta IS NULL THEN 1 ELSE 0 END - CASE WHEN la.log_absent IS NULL THEN 1 ELSE 0 END
+        ) AS n_zero
+      FROM (
+        SELECT
+          doc_id,
+          word
+        FROM sqlnb_input AS x
+        GROUP BY
+          doc_id,
+          word
+        HAVING
+          SUM(count) > 0
+      ) AS t
+      JOIN sqlnb_log_theta AS lt
+        ON lt.word = t.word
+      JOIN sqlnb_log_absent AS la
+        ON la.model = lt.model AND la.class_id = lt.class_id AND la.word = lt.word
+      WHERE
+        lt.model = 'spam'
+      GROUP BY
+        t.doc_id,
+        lt.class_id
+    ) AS p
+    GROUP BY
+      p.doc_id,
+      p.class_id
+  ) AS s
+    ON s.doc_id = d.doc_id AND s.class_id = b.class_id
+), sqlnb_posterior AS (
+  SELECT
+    b.doc_id AS doc_id,
+    b.class_id AS class_id,
+    b.jll AS jll,
+    b.jll - b.top - LN(CASE WHEN b.total > 0 THEN b.total END) AS log_proba,
+    CASE
+      WHEN b.top IS NULL
+      THEN NULL
+      WHEN b.jll IS NULL
+      THEN CAST(0 AS DOUBLE)
+      WHEN b.jll - b.top - LN(b.total) < -700
+      THEN CAST(0 AS DOUBLE)
+      ELSE EXP(b.jll - b.top - LN(b.total))
+    END AS proba,
+    ROW_NUMBER() OVER (
+      PARTITION BY b.doc_id
+      ORDER BY CASE WHEN b.jll IS NULL THEN 1 ELSE 0 END, b.jll DESC NULLS LAST, b.class_id
+    ) AS rn
+  FROM (
+    SELECT
+      a.doc_id AS doc_id,
+      a.class_id AS class_id,
+      a.jll AS jll,
+      a.top AS top,
+      SUM(
+        CASE WHEN a.jll IS NULL OR a.jll - a.top < -700 THEN 0 ELSE EXP(a.jll - a.top) END
+      ) OVER (PARTITION BY a.doc_id) AS total
+    FROM (
+      SELECT
+        j.doc_id AS doc_id,
+        j.class_id AS class_id,
+        j.jll AS jll,
+        MAX(j.jll) OVER (PARTITION BY j.doc_id) AS top
+      FROM sqlnb_jll AS j
+    ) AS a
+  ) AS b
+)
+SELECT
+  y.doc_id AS doc_id,
+  CAST(y.label AS VARCHAR) AS true_label,
+  c.label AS predicted,
+  COALESCE(t.proba, CAST(0 AS DOUBLE)) AS p_true
+FROM sqlnb_truth AS y
+JOIN sqlnb_posterior AS p
+  ON p.doc_id = y.doc_id AND p.rn = 1
+JOIN (
+  SELECT
+    class_id,
+    label
+  FROM sqlnb_classes
+  WHERE
+    model = 'spam'
+) AS c
+  ON c.class_id = p.class_id
+LEFT JOIN (
+  SELECT
+    q.doc_id AS doc_id,
+    k.label AS label,
+    q.proba AS proba
+  FROM sqlnb_posterior AS q
+  JOIN (
+    SELECT
+      class_id,
+      label
+    FROM sqlnb_classes
+    WHERE
+      model = 'spam'
+  ) AS k
+    ON k.class_id = q.class_id
+) AS t
+  ON t.doc_id = y.doc_id AND t.label = CAST(y.label AS VARCHAR);
+SELECT
+  o.true_label AS true_label,
+  o.predicted AS predicted,
+  COUNT(*) AS count
+FROM sqlnb_outcomes AS o
+GROUP BY
+  o.true_label,
+  o.predicted
+ORDER BY
+  o.true_label,
+  o.predicted;
+SELECT
+  s.label AS label,
+  CASE WHEN s.predicted > 0 THEN s.tp / s.predicted ELSE CAST(0 AS DOUBLE) END AS "precision",
+  CASE WHEN s.support > 0 THEN s.tp / s.support ELSE CAST(0 AS DOUBLE) END AS recall,
+  CASE
+    WHEN s.support + s.predicted > 0
+    THEN 2 * s.tp / (
+      s.support + s.predicted
+    )
+    ELSE CAST(0 AS DOUBLE)
+  END AS f1,
+  CAST(s.support AS BIGINT) AS support
+FROM (
+  SELECT
+    u.label AS label,
+    SUM(u.tp) AS tp,
+    SUM(u.is_true) AS support,
+    SUM(u.is_predicted) AS predicted
+  FROM (
+    SELECT
+      o.true_label AS label,
+      CASE
+        WHEN o.true_label = o.predicted
+        THEN CAST(1 AS DOUBLE)
+        ELSE CAST(0 AS DOUBLE)
+      END AS tp,
+      CAST(1 AS DOUBLE) AS is_true,
+      CAST(0 AS DOUBLE) AS is_predicted
+    FROM sqlnb_outcomes AS o
+    UNION ALL
+    SELECT
+      o.predicted AS label,
+      CAST(0 AS DOUBLE) AS tp,
+      CAST(0 AS DOUBLE) AS is_true,
+      CAST(1 AS DOUBLE) AS is_predicted
+    FROM sqlnb_outcomes AS o
+  ) AS u
+  GROUP BY
+    u.label
+) AS s
+ORDER BY
+  s.label;
+SELECT
+  a.n_docs AS n_docs,
+  a.accuracy AS accuracy,
+  f.macro_f1 AS macro_f1,
+  a.log_loss AS log_loss
+FROM (
+  SELECT
+    COUNT(*) AS n_docs,
+    AVG(
+      CASE
+        WHEN o.true_label = o.predicted
+        THEN CAST(1 AS DOUBLE)
+        ELSE CAST(0 AS DOUBLE)
+      END
+    ) AS accuracy,
+    -AVG(
+      LN(
+        CASE
+          WHEN o.p_true < 2.220446049250313e-16
+          THEN 2.220446049250313e-16
+          WHEN o.p_true > 1 - 2.220446049250313e-16
+          THEN 1 - 2.220446049250313e-16
+          ELSE o.p_true
+        END
+      )
+    ) AS log_loss
+  FROM sqlnb_outcomes AS o
+) AS a
+CROSS JOIN (
+  SELECT
+    AVG(pc.f1) AS macro_f1
+  FROM (
+    SELECT
+      s.label AS label,
+      CASE WHEN s.predicted > 0 THEN s.tp / s.predicted ELSE CAST(0 AS DOUBLE) END AS "precision",
+      CASE WHEN s.support > 0 THEN s.tp / s.support ELSE CAST(0 AS DOUBLE) END AS recall,
+      CASE
+        WHEN s.support + s.predicted > 0
+        THEN 2 * s.tp / (
+          s.support + s.predicted
+        )
+        ELSE CAST(0 AS DOUBLE)
+      END AS f1,
+      CAST(s.support AS BIGINT) AS support
+    FROM (
+      SELECT
+        u.label AS label,
+        SUM(u.tp) AS tp,
+        SUM(u.is_true) AS support,
+        SUM(u.is_predicted) AS predicted
+      FROM (
+        SELECT
+          o.true_label AS label,
+          CASE
+            WHEN o.true_label = o.predicted
+            THEN CAST(1 AS DOUBLE)
+            ELSE CAST(0 AS DOUBLE)
+          END AS tp,
+          CAST(1 AS DOUBLE) AS is_true,
+          CAST(0 AS DOUBLE) AS is_predicted
+        FROM sqlnb_outcomes AS o
+        UNION ALL
+        SELECT
+          o.predicted AS label,
+          CAST(0 AS DOUBLE) AS tp,
+          CAST(0 AS DOUBLE) AS is_true,
+          CAST(1 AS DOUBLE) AS is_predicted
+        FROM sqlnb_outcomes AS o
+      ) AS u
+      GROUP BY
+        u.label
+    ) AS s
+    ORDER BY
+      s.label
+  ) AS pc
+) AS f;
+DROP TABLE IF EXISTS sqlnb_outcomes;

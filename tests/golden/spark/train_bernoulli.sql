@@ -1,0 +1,285 @@
+CREATE TABLE IF NOT EXISTS sqlnb_models (
+  model STRING,
+  kind STRING,
+  params STRING,
+  label_type STRING,
+  n_docs DOUBLE,
+  n_classes BIGINT,
+  n_features BIGINT,
+  trained_at TIMESTAMP_NTZ,
+  version STRING
+);
+CREATE TABLE IF NOT EXISTS sqlnb_classes (
+  model STRING,
+  class_id BIGINT,
+  label STRING,
+  n_docs DOUBLE
+);
+CREATE TABLE IF NOT EXISTS sqlnb_prior (
+  model STRING,
+  class_id BIGINT,
+  label STRING,
+  log_prior DOUBLE
+);
+CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
+  model STRING,
+  class_id BIGINT,
+  word STRING,
+  count DOUBLE
+);
+CREATE TABLE IF NOT EXISTS sqlnb_log_theta (
+  model STRING,
+  class_id BIGINT,
+  label STRING,
+  word STRING,
+  log_theta DOUBLE
+);
+CREATE TABLE IF NOT EXISTS sqlnb_log_absent (
+  model STRING,
+  class_id BIGINT,
+  word STRING,
+  log_absent DOUBLE
+);
+DROP TABLE IF EXISTS sqlnb_models__sqlnb_keep;
+CREATE TABLE sqlnb_models__sqlnb_keep AS
+SELECT
+  *
+FROM `sqlnb_models`
+WHERE
+  NOT model = 'spam';
+DROP TABLE IF EXISTS `sqlnb_models`;
+ALTER TABLE sqlnb_models__sqlnb_keep
+RENAME TO `sqlnb_models`;
+DROP TABLE IF EXISTS sqlnb_classes__sqlnb_keep;
+CREATE TABLE sqlnb_classes__sqlnb_keep AS
+SELECT
+  *
+FROM `sqlnb_classes`
+WHERE
+  NOT model = 'spam';
+DROP TABLE IF EXISTS `sqlnb_classes`;
+ALTER TABLE sqlnb_classes__sqlnb_keep
+RENAME TO `sqlnb_classes`;
+DROP TABLE IF EXISTS sqlnb_log_absent__sqlnb_keep;
+CREATE TABLE sqlnb_log_absent__sqlnb_keep AS
+SELECT
+  *
+FROM `sqlnb_log_absent`
+WHERE
+  NOT model = 'spam';
+DROP TABLE IF EXISTS `sqlnb_log_absent`;
+ALTER TABLE sqlnb_log_absent__sqlnb_keep
+RENAME TO `sqlnb_log_absent`;
+DROP TABLE IF EXISTS sqlnb_log_theta__sqlnb_keep;
+CREATE TABLE sqlnb_log_theta__sqlnb_keep AS
+SELECT
+  *
+FROM `sqlnb_log_theta`
+WHERE
+  NOT model = 'spam';
+DROP TABLE IF EXISTS `sqlnb_log_theta`;
+ALTER TABLE sqlnb_log_theta__sqlnb_keep
+RENAME TO `sqlnb_log_theta`;
+DROP TABLE IF EXISTS sqlnb_prior__sqlnb_keep;
+CREATE TABLE sqlnb_prior__sqlnb_keep AS
+SELECT
+  *
+FROM `sqlnb_prior`
+WHERE
+  NOT model = 'spam';
+DROP TABLE IF EXISTS `sqlnb_prior`;
+ALTER TABLE sqlnb_prior__sqlnb_keep
+RENAME TO `sqlnb_prior`;
+DROP TABLE IF EXISTS sqlnb_word_counts__sqlnb_keep;
+CREATE TABLE sqlnb_word_counts__sqlnb_keep AS
+SELECT
+  *
+FROM `sqlnb_word_counts`
+WHERE
+  NOT model = 'spam';
+DROP TABLE IF EXISTS `sqlnb_word_counts`;
+ALTER TABLE sqlnb_word_counts__sqlnb_keep
+RENAME TO `sqlnb_word_counts`;
+INSERT INTO sqlnb_classes (
+  model,
+  class_id,
+  label,
+  n_docs
+)
+SELECT
+  'spam' AS model,
+  l.class_id AS class_id,
+  CAST(l.label AS STRING) AS label,
+  CAST(COUNT(*) AS DOUBLE) AS n_docs
+FROM (
+  SELECT
+    l.doc_id AS doc_id,
+    l.label AS label,
+    DENSE_RANK() OVER (ORDER BY l.label NULLS LAST) - 1 AS class_id
+  FROM (
+    SELECT DISTINCT
+      `doc_id` AS doc_id,
+      `label` AS label
+    FROM `labels` AS s
+  ) AS l
+) AS l
+GROUP BY
+  l.class_id,
+  l.label;
+INSERT INTO sqlnb_word_counts (
+  model,
+  class_id,
+  word,
+  count
+)
+SELECT
+  'spam' AS model,
+  l.class_id AS class_id,
+  t.word AS word,
+  CAST(COUNT(*) AS DOUBLE) AS count
+FROM (
+  SELECT
+    doc_id,
+    word
+  FROM (
+    SELECT
+      `doc_id` AS doc_id,
+      CAST(`word` AS STRING) AS word,
+      CAST(`count` AS DOUBLE) AS count
+    FROM `tokens` AS s
+  ) AS x
+  GROUP BY
+    doc_id,
+    word
+  HAVING
+    SUM(count) > 0
+) AS t
+JOIN (
+  SELECT
+    l.doc_id AS doc_id,
+    l.label AS label,
+    DENSE_RANK() OVER (ORDER BY l.label NULLS LAST) - 1 AS class_id
+  FROM (
+    SELECT DISTINCT
+      `doc_id` AS doc_id,
+      `label` AS label
+    FROM `labels` AS s
+  ) AS l
+) AS l
+  ON l.doc_id = t.doc_id
+GROUP BY
+  l.class_id,
+  t.word;
+INSERT INTO sqlnb_prior (
+  model,
+  class_id,
+  label,
+  log_prior
+)
+SELECT
+  w.model AS model,
+  w.class_id AS class_id,
+  w.label AS label,
+  CASE WHEN w.weight > 0 THEN LN(w.weight) - LN(w.total) END AS log_prior
+FROM (
+  SELECT
+    c.model AS model,
+    c.class_id AS class_id,
+    c.label AS label,
+    CAST(c.n_docs + CAST(0.0 AS DOUBLE) AS DOUBLE) AS weight,
+    CAST(SUM(c.n_docs + CAST(0.0 AS DOUBLE)) OVER () AS DOUBLE) AS total
+  FROM sqlnb_classes AS c
+  WHERE
+    c.model = 'spam'
+) AS w;
+INSERT INTO sqlnb_log_theta (
+  model,
+  class_id,
+  label,
+  word,
+  log_theta
+)
+SELECT
+  c.model AS model,
+  c.class_id AS class_id,
+  c.label AS label,
+  v.word AS word,
+  CASE
+    WHEN COALESCE(w.count, 0) + CAST(1.0 AS DOUBLE) > 0
+    AND c.n_docs + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE) > 0
+    THEN LN(COALESCE(w.count, 0) + CAST(1.0 AS DOUBLE)) - LN(c.n_docs + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE))
+  END AS log_theta
+FROM sqlnb_classes AS c
+CROSS JOIN (
+  SELECT DISTINCT
+    word
+  FROM sqlnb_word_counts
+  WHERE
+    model = 'spam'
+) AS v
+LEFT JOIN sqlnb_word_counts AS w
+  ON w.model = c.model AND w.class_id = c.class_id AND w.word = v.word
+WHERE
+  c.model = 'spam';
+INSERT INTO sqlnb_log_absent (
+  model,
+  class_id,
+  word,
+  log_absent
+)
+SELECT
+  c.model AS model,
+  c.class_id AS class_id,
+  v.word AS word,
+  CASE
+    WHEN c.n_docs - COALESCE(w.count, 0) + CAST(1.0 AS DOUBLE) > 0
+    AND c.n_docs + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE) > 0
+    THEN LN(c.n_docs - COALESCE(w.count, 0) + CAST(1.0 AS DOUBLE)) - LN(c.n_docs + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE))
+  END AS log_absent
+FROM sqlnb_classes AS c
+CROSS JOIN (
+  SELECT DISTINCT
+    word
+  FROM sqlnb_word_counts
+  WHERE
+    model = 'spam'
+) AS v
+LEFT JOIN sqlnb_word_counts AS w
+  ON w.model = c.model AND w.class_id = c.class_id AND w.word = v.word
+WHERE
+  c.model = 'spam';
+INSERT INTO sqlnb_models (
+  model,
+  kind,
+  params,
+  label_type,
+  n_docs,
+  n_classes,
+  n_features,
+  trained_at,
+  version
+)
+SELECT
+  'spam' AS model,
+  'bernoulli' AS kind,
+  '{"alpha": 1.0, "beta": 1.0, "fit_prior": true, "class_prior": null, "prior_alpha": 0.0}' AS params,
+  'VARCHAR' AS label_type,
+  c.n_docs AS n_docs,
+  c.n_classes AS n_classes,
+  (
+    SELECT
+      COUNT(DISTINCT w.word) AS n_features
+    FROM sqlnb_word_counts AS w
+    WHERE
+      w.model = 'spam'
+  ) AS n_features,
+  CURRENT_TIMESTAMP() AS trained_at,
+  '<version>' AS version
+FROM (
+  SELECT
+    SUM(n_docs) AS n_docs,
+    COUNT(*) AS n_classes
+  FROM sqlnb_classes
+  WHERE
+    model = 'spam'
+) AS c;
