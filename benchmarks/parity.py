@@ -89,10 +89,60 @@ def main(data: Path) -> int:
                 f"max |log-proba diff| {diff:.2e}  ({seconds:.2f} s)"
             )
             worst = max(worst, diff) if same else float("inf")
+    for folder in sorted(p for p in data.iterdir() if (p / "docs.parquet").exists()):
+        worst = max(worst, text_pipeline(folder))
     votes = data / "house_votes84" / "rows.parquet"
     if votes.exists():
         worst = max(worst, categorical(votes))
     return 0 if worst <= 1e-9 else 1
+
+
+def text_pipeline(folder: Path) -> float:
+    """Raw text: sqlnb's SQL tokenizer (default pattern, unigrams and bigrams with english stop
+    words) against CountVectorizer with the same settings, then MultinomialNB."""
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    con = duckdb.connect()
+    docs = folder / "docs.parquet"
+    for split in ("train", "test"):
+        con.execute(
+            f"CREATE TABLE {split} AS SELECT doc_id, text, label "
+            f"FROM read_parquet('{docs}') WHERE split = '{split}'"
+        )
+    train, test = (
+        con.execute(f"SELECT * FROM {s} ORDER BY doc_id").df() for s in ("train", "test")
+    )
+    worst = 0.0
+    for ngrams, stop in (((1, 1), None), ((1, 2), "english")):
+        start = time.perf_counter()
+        tokenizer = sqlnb.Tokenizer(
+            ngrams=ngrams, stop_words=sqlnb.stop_words.ENGLISH if stop else ()
+        )
+        model = sqlnb.train(con, sqlnb.Docs("train"), tokenizer=tokenizer)
+        rows = model.predict_log_proba(sqlnb.Docs("test")).fetchall()
+        seconds = time.perf_counter() - start
+        vectorizer = CountVectorizer(
+            token_pattern=r"[^\W_]+(?:'[^\W_]+)*", ngram_range=ngrams, stop_words=stop
+        )
+        reference = MultinomialNB().fit(vectorizer.fit_transform(train["text"]), train["label"])
+        X_test = vectorizer.transform(test["text"])
+        expected = reference.predict_log_proba(X_test)
+        col = {c: j for j, c in enumerate(reference.classes_)}
+        row = {d: i for i, d in enumerate(test["doc_id"])}
+        got = np.full_like(expected, np.nan)
+        for d, label, lp in rows:
+            got[row[d], col[label]] = lp
+        diff = float(np.max(np.abs(got - expected)))
+        same_vocab = model.info["n_features"] == len(vectorizer.vocabulary_)
+        accuracy = model.evaluate(sqlnb.Docs("test"))["accuracy"]
+        print(
+            f"{folder.name:12} {'text ' + '-'.join(map(str, ngrams)):12} accuracy sqlnb "
+            f"{accuracy:.4f} sklearn {reference.score(X_test, test['label']):.4f}  same "
+            f"vocabulary ({len(vectorizer.vocabulary_)}): {same_vocab}  max |log-proba diff| "
+            f"{diff:.2e}  ({seconds:.2f} s)"
+        )
+        worst = max(worst, diff if same_vocab else float("inf"))
+    return worst
 
 
 def categorical(rows: Path) -> float:

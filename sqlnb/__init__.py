@@ -7,14 +7,18 @@ __version__ = "0.1.0"
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Table, Tokens
-from sqlnb.model import Model, connect, drop, load, models, train
+from sqlnb.model import Model, Pruning, connect, drop, load, models, train
+from sqlnb.tokenizer import Docs, Tokenizer
 
 __all__ = [
     "Database",
+    "Docs",
     "Labels",
     "Model",
+    "Pruning",
     "SqlnbError",
     "Table",
+    "Tokenizer",
     "Tokens",
     "__version__",
     "connect",

@@ -25,6 +25,14 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Table, Tokens
 from sqlnb.kinds import KINDS
+from sqlnb.report import write_report
+from sqlnb.tokenizer import (
+    DEFAULT_PATTERN,
+    Docs,
+    Tokenizer,
+    parse_ngrams,
+    stop_word_list,
+)
 
 app = typer.Typer(
     help="Naive Bayes classifiers trained and applied inside SQL databases.",
@@ -108,38 +116,65 @@ TokensOpt = Annotated[str, typer.Option(help="Tokens table, view or Parquet file
 LabelsOpt = Annotated[
     str | None,
     typer.Option(
-        help="Labels table, view or Parquet file [default: labels; with --table, "
-        "the table's own label column]."
+        help="Labels table, view or Parquet file (default: labels; with --table, "
+        "the table's own label column)."
     ),
 ]
 TableOpt = Annotated[
     str | None, typer.Option(help="Wide table (one row per example) instead of tokens.")
 ]
-IdCol = Annotated[str, typer.Option(help="Id column of the --table.")]
+IdCol = Annotated[
+    str | None,
+    typer.Option(help="Id column of the --table (default: id) or --docs table (default: doc_id)."),
+]
+DocsOpt = Annotated[str | None, typer.Option(help="Table of raw text documents.")]
+TextCol = Annotated[str, typer.Option(help="Text column of the --docs table.")]
+LowercaseOpt = Annotated[
+    bool | None, typer.Option("--lowercase/--no-lowercase", help="Lowercase first (default: on).")
+]
+PatternOpt = Annotated[
+    str | None,
+    typer.Option(help="Token regular expression (RE2) (default: runs of Unicode letters and "
+                 "digits, apostrophes inside words)."),
+]
+StopWordsOpt = Annotated[
+    str | None,
+    typer.Option(help="'english' (scikit-learn's list) or a table with one column 'word'."),
+]
+NgramsOpt = Annotated[str | None, typer.Option(help="Word n-gram range, e.g. 1-2 (default: 1-1).")]
+MinDfOpt = Annotated[
+    str | None, typer.Option(help="Drop words in fewer documents (count, or fraction; default 1).")
+]
+MaxDfOpt = Annotated[
+    str | None, typer.Option(help="Drop words in more documents (count, or fraction; default 1.0).")
+]
+MaxFeaturesOpt = Annotated[
+    int | None, typer.Option(help="Keep only the most frequent words (default: all).")
+]
 DocCol = Annotated[str, typer.Option(help="Document id column.")]
 WordCol = Annotated[str, typer.Option(help="Word column of the tokens table.")]
 CountCol = Annotated[
     str | None,
-    typer.Option(help="Count column of the tokens table [default: count if present, else 1]."),
+    typer.Option(help="Count column of the tokens table (default: count if present, else 1)."),
 ]
 LabelCol = Annotated[str, typer.Option(help="Label column of the labels table (or --table).")]
 FeaturesOpt = Annotated[
-    str | None, typer.Option(help="Feature columns of --table, comma-separated [default: all].")
+    str | None, typer.Option(help="Feature columns of --table, comma-separated (default: all).")
 ]
 GaussianOpt = Annotated[str | None, typer.Option(help="Columns to model as Gaussian.")]
 CategoricalOpt = Annotated[str | None, typer.Option(help="Columns to model as categorical.")]
 KindOpt = Annotated[
     Kind | None,
-    typer.Option(help="Model kind [default: multinomial; with --table, mixed]."),
+    typer.Option(help="Model kind (default: multinomial; with --table, mixed)."),
 ]
 AlphaOpt = Annotated[
     float | None,
     typer.Option(
-        help="Additive smoothing (Laplace 1, Lidstone > 0, 0 = maximum likelihood) [default: 1]."
+        help="Additive smoothing (Laplace 1, Lidstone > 0, 0 = maximum likelihood) (default: 1)."
     ),
 ]
 BetaOpt = Annotated[
-    float | None, typer.Option(help="Bernoulli: pseudo-count of absence [default: alpha].")
+    float | None, typer.Option(help="Bernoulli: pseudo-count of absence (default: alpha).")
 ]
 NormOpt = Annotated[
     bool | None, typer.Option("--norm/--no-norm", help="Complement: normalise the weights.")
@@ -153,11 +188,11 @@ ClassPriorOpt = Annotated[
 ]
 PriorAlphaOpt = Annotated[
     float | None,
-    typer.Option(help="Dirichlet smoothing of learned priors: (N_k + a) / (N + K a) [default: 0]."),
+    typer.Option(help="Dirichlet smoothing of learned priors: (N_k + a) / (N + K a) (default: 0)."),
 ]
 VarSmoothingOpt = Annotated[
     float | None,
-    typer.Option(help="Gaussian: add this times the largest feature variance [default: 1e-9]."),
+    typer.Option(help="Gaussian: add this times the largest feature variance (default: 1e-9)."),
 ]
 SampleVarianceOpt = Annotated[
     bool | None,
@@ -179,90 +214,70 @@ def _names(text: str | None) -> tuple[str, ...]:
 def _data(
     tokens: str,
     table: str | None,
+    docs: str | None,
     doc_column: str,
     word_column: str,
     count_column: str | None,
-    id_column: str,
+    id_column: str | None,
+    text_column: str,
     label_column: str,
     features: str | None = None,
     gaussian: str | None = None,
     categorical: str | None = None,
-) -> Tokens | Table:
-    """The input: a wide table with --table, else a tokens table."""
+) -> Tokens | Table | Docs:
+    """The input: a wide table with --table, raw text with --docs, else a tokens table."""
+    if table is not None and docs is not None:
+        raise SqlnbError("give --table or --docs, not both")
     if table is not None:
-        return Table(
-            table,
-            id_column,
-            label_column,
-            _names(features) or None,
-            _names(gaussian),
-            _names(categorical),
-        )
+        return Table(table, id_column or "id", label_column, _names(features) or None,
+                     _names(gaussian), _names(categorical))
+    if docs is not None:
+        return Docs(docs, id_column or "doc_id", text_column, label_column)
     return Tokens(tokens, doc_column, word_column, count_column)
 
 
 def _labels(
-    labels: str | None, table: str | None, doc_column: str, label_column: str
+    labels: str | None, table: str | None, docs: str | None, doc_column: str, label_column: str
 ) -> Labels | None:
+    """The labels table; without --labels, the --table's or --docs table's own label column."""
     if labels is None:
-        return None if table is not None else Labels("labels", doc_column, label_column)
+        if table is not None or docs is not None:
+            return None
+        return Labels("labels", doc_column, label_column)
     return Labels(labels, doc_column, label_column)
 
 
-def _training(
-    database: Database,
-    *,
-    model_name: str,
-    kind: Any,
-    tokens: str,
-    labels: str | None,
-    table: str | None,
-    id_column: str,
-    doc_column: str,
-    word_column: str,
-    count_column: str | None,
-    label_column: str,
-    features: str | None,
-    gaussian: str | None,
-    categorical: str | None,
-    alpha: float | None,
-    beta: float | None,
-    norm: bool | None,
-    fit_prior: bool | None,
-    class_prior: str | None,
-    prior_alpha: float | None,
-    var_smoothing: float | None,
-    sample_variance: bool | None,
-) -> tuple[list[Any], Any, dict[str, Any]]:
-    data = _data(
-        tokens,
-        table,
-        doc_column,
-        word_column,
-        count_column,
-        id_column,
-        label_column,
-        features,
-        gaussian,
-        categorical,
+def _tokenizer(
+    database: Database, lowercase: bool | None, pattern: str | None, stop_words: str | None,
+    ngrams: str | None,
+) -> Tokenizer | None:
+    if lowercase is None and pattern is None and stop_words is None and ngrams is None:
+        return None
+    return Tokenizer(
+        True if lowercase is None else lowercase,
+        pattern or DEFAULT_PATTERN,
+        stop_word_list(database, stop_words),
+        parse_ngrams(ngrams) if ngrams else (1, 1),
     )
-    hyperparameters = {
-        "alpha": alpha,
-        "beta": beta,
-        "norm": norm,
-        "fit_prior": fit_prior,
-        "class_prior": None if class_prior is None else model.parse_class_prior(class_prior),
-        "prior_alpha": prior_alpha,
-        "var_smoothing": var_smoothing,
-        "sample_variance": sample_variance,
-    }
+
+
+def _pruning(min_df: str | None, max_df: str | None, max_features: int | None
+             ) -> model.Pruning | None:
+    if min_df is None and max_df is None and max_features is None:
+        return None
+    return model.Pruning(model.parse_df(min_df or "1"), model.parse_df(max_df or "1.0"),
+                         max_features)
+
+
+def _training(
+    database: Database, model_name: str, kind: Any, data: Tokens | Table | Docs,
+    labels: Labels | None, hyperparameters: dict[str, Any], tokenizer: Tokenizer | None,
+    pruning: model.Pruning | None,
+) -> tuple[list[Any], Any, dict[str, Any]]:
     return model.training_statements(
-        database,
-        data,
-        _labels(labels, table, doc_column, label_column),
-        model=model_name,
-        kind_name=None if kind is None else kind.value,
-        hyperparameters=hyperparameters,
+        database, data, labels, model=model_name,
+        kind_name=None if kind is None else kind.value, hyperparameters=hyperparameters,
+        tokenizer=tokenizer, pruning=pruning,
     )
 
 
@@ -275,12 +290,14 @@ def train(
     tokens: TokensOpt = "tokens",
     labels: LabelsOpt = None,
     table: TableOpt = None,
+    docs: DocsOpt = None,
     model_name: ModelOpt = "default",
     kind: KindOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
-    id_column: IdCol = "id",
+    id_column: IdCol = None,
+    text_column: TextCol = "text",
     label_column: LabelCol = "label",
     features: FeaturesOpt = None,
     gaussian: GaussianOpt = None,
@@ -293,38 +310,29 @@ def train(
     prior_alpha: PriorAlphaOpt = None,
     var_smoothing: VarSmoothingOpt = None,
     sample_variance: SampleVarianceOpt = None,
+    lowercase: LowercaseOpt = None,
+    token_pattern: PatternOpt = None,
+    stop_words: StopWordsOpt = None,
+    ngrams: NgramsOpt = None,
+    min_df: MinDfOpt = None,
+    max_df: MaxDfOpt = None,
+    max_features: MaxFeaturesOpt = None,
 ) -> None:
-    """Train a model (or replace one, atomically) from a tokens and a labels table, or from a
-    wide table (--table)."""
+    """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
+    text (--docs), or from a wide table (--table)."""
     with opened(db, create=True) as database:
         statements, the_kind, params = _training(
-            database,
-            model_name=model_name,
-            kind=kind,
-            tokens=tokens,
-            labels=labels,
-            table=table,
-            id_column=id_column,
-            doc_column=doc_column,
-            word_column=word_column,
-            count_column=count_column,
-            label_column=label_column,
-            features=features,
-            gaussian=gaussian,
-            categorical=categorical,
-            alpha=alpha,
-            beta=beta,
-            norm=norm,
-            fit_prior=fit_prior,
-            class_prior=class_prior,
-            prior_alpha=prior_alpha,
-            var_smoothing=var_smoothing,
-            sample_variance=sample_variance,
+            database, model_name, kind, _data(tokens, table, docs, doc_column, word_column,
+            count_column, id_column, text_column, label_column, features, gaussian,
+            categorical), _labels(labels, table, docs, doc_column, label_column),
+            dict(alpha=alpha, beta=beta, norm=norm, fit_prior=fit_prior,
+                 class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
+                 prior_alpha=prior_alpha, var_smoothing=var_smoothing,
+                 sample_variance=sample_variance),
+            _tokenizer(database, lowercase, token_pattern, stop_words, ngrams),
+            _pruning(min_df, max_df, max_features),
         )
-        with database.transaction():
-            for statement in statements:
-                database.execute(statement)
-            the_kind.check(database, model_name, params)
+        model.apply_training(database, model_name, statements, the_kind, params)
         info = model.load(database, model_name).info
     what = "words" if the_kind.source == "tokens" else "features"
     out.print(
@@ -334,29 +342,92 @@ def train(
 
 
 @app.command()
+def tokenize(
+    db: DbArg,
+    docs: Annotated[str, typer.Option(help="Table of documents.")],
+    output: Annotated[str, typer.Option(help="Tokens table to create.")],
+    id_column: IdCol = None,
+    text_column: TextCol = "text",
+    lowercase: LowercaseOpt = None,
+    token_pattern: PatternOpt = None,
+    stop_words: StopWordsOpt = None,
+    ngrams: NgramsOpt = None,
+    replace: Annotated[bool, typer.Option(help="Replace OUTPUT if it exists.")] = False,
+) -> None:
+    """Write a tokens table (doc_id, word, count) from a table of raw text, in SQL."""
+    with opened(db) as database:
+        tokenizer = _tokenizer(database, lowercase, token_pattern, stop_words, ngrams)
+        n = (tokenizer or Tokenizer()).write(
+            database, Docs(docs, id_column or "doc_id", text_column), output, replace=replace)
+    out.print(f"wrote {n} rows to {output}")
+
+
+@app.command()
 def predict(
     db: DbArg,
     output: Annotated[str, typer.Option(help="Table to create with the predictions.")],
     model_name: ModelOpt = "default",
     tokens: TokensOpt = "tokens",
     table: TableOpt = None,
+    docs: DocsOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
-    id_column: IdCol = "id",
+    id_column: IdCol = None,
+    text_column: TextCol = "text",
     proba: Annotated[
         bool, typer.Option(help="One row per (document, class) with log_proba and proba.")
     ] = False,
     replace: Annotated[bool, typer.Option(help="Replace OUTPUT if it exists.")] = False,
     unseen: UnseenOpt = "ignore",
 ) -> None:
-    """Classify every document of a tokens table (or row of a --table) into a new table
-    (doc_id, label, proba)."""
+    """Classify every document of a tokens table, --docs table (raw text) or --table into a new
+    table (doc_id, label, proba)."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        data = _data(tokens, table, doc_column, word_column, count_column, id_column, "label")
+        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
+                     text_column, "label")
         n = m.predict_to(data, output, proba=proba, replace=replace, unseen=unseen)
     out.print(f"wrote {n} rows to {output}")
+
+
+@app.command()
+def classify(
+    db: DbArg,
+    table: Annotated[str, typer.Option(help="The table whose rows to classify, in place.")],
+    into: Annotated[str, typer.Option(help="Column to write the label into (added if missing).")],
+    model_name: ModelOpt = "default",
+    id_column: IdCol = None,
+    text_column: Annotated[
+        str | None, typer.Option(help="Text column of TABLE (raw text, tokenized as the model's).")
+    ] = None,
+    tokens: Annotated[
+        str | None, typer.Option(help="Or: a tokens table whose doc_id matches TABLE's id.")
+    ] = None,
+    doc_column: DocCol = "doc_id",
+    word_column: WordCol = "word",
+    count_column: CountCol = None,
+    proba_into: Annotated[
+        str | None, typer.Option(help="Column to write the label's probability into.")
+    ] = None,
+) -> None:
+    """Write predicted labels (and probabilities) into columns of your own table, in one
+    transaction; every other column and row stays as it was."""
+    with opened(db) as database:
+        m = model.load(database, model_name)
+        id_name = id_column or "id"
+        if (text_column is None) == (tokens is None):
+            raise_error("give --text-column (raw text) or --tokens (a tokens table)")
+        data: Tokens | Docs = (
+            Docs(table, id_name, text_column) if text_column is not None
+            else Tokens(tokens or "tokens", doc_column, word_column, count_column)
+        )
+        n = m.classify(table, id_name, data, into, proba_into)
+    out.print(f"classified {n} rows of {table} into {into}")
+
+
+def raise_error(message: str) -> NoReturn:
+    raise SqlnbError(message)
 
 
 @app.command()
@@ -366,18 +437,21 @@ def evaluate(
     tokens: TokensOpt = "tokens",
     labels: LabelsOpt = None,
     table: TableOpt = None,
+    docs: DocsOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
-    id_column: IdCol = "id",
+    id_column: IdCol = None,
+    text_column: TextCol = "text",
     label_column: LabelCol = "label",
     as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON object.")] = False,
 ) -> None:
     """Accuracy, per-class precision/recall/F1, macro-F1, log-loss and the confusion matrix."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        data = _data(tokens, table, doc_column, word_column, count_column, id_column, label_column)
-        result = m.evaluate(data, _labels(labels, table, doc_column, label_column))
+        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
+                     text_column, label_column)
+        result = m.evaluate(data, _labels(labels, table, docs, doc_column, label_column))
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return
@@ -386,16 +460,11 @@ def evaluate(
         f"{result['accuracy']:.4f}, macro-F1 {result['macro_f1']:.4f}, "
         f"log-loss {result['log_loss']:.4f}"
     )
-    table_ = Table_("label", "precision", "recall", "F1", "support")
+    per_class = Table_("label", "precision", "recall", "F1", "support")
     for label, r in result["per_class"].items():
-        table_.add_row(
-            label,
-            f"{r['precision']:.4f}",
-            f"{r['recall']:.4f}",
-            f"{r['f1']:.4f}",
-            str(r["support"]),
-        )
-    out.print(table_)
+        per_class.add_row(label, f"{r['precision']:.4f}", f"{r['recall']:.4f}",
+                          f"{r['f1']:.4f}", str(r["support"]))
+    out.print(per_class)
     labels_seen = list(result["per_class"])
     counts = {(c["true"], c["predicted"]): c["count"] for c in result["confusion"]}
     matrix = Table_("true \\ predicted", *labels_seen, title="confusion matrix")
@@ -490,6 +559,41 @@ def demo(
         demo_module.run(path, out)
 
 
+@app.command()
+def report(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    tokens: TokensOpt = "tokens",
+    labels: LabelsOpt = None,
+    table: TableOpt = None,
+    docs: DocsOpt = None,
+    doc_column: DocCol = "doc_id",
+    word_column: WordCol = "word",
+    count_column: CountCol = None,
+    id_column: IdCol = None,
+    text_column: TextCol = "text",
+    label_column: LabelCol = "label",
+    html: Annotated[
+        Path, typer.Option("--html", help="HTML file to write (self-contained).")
+    ] = Path("report.html"),
+) -> None:
+    """Write one self-contained HTML file: metrics, confusion matrix, per-class bars,
+    calibration, indicative words or features, misclassified documents, the model."""
+    with opened(db) as database:
+        m = model.load(database, model_name)
+        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
+                     text_column, label_column)
+        numbers = write_report(m, data, _labels(labels, table, docs, doc_column, label_column),
+                               html)
+    out.print(
+        f"wrote {html}: model {model_name!r} on {numbers['n_docs']} documents, accuracy "
+        f"{numbers['accuracy']:.4f}, macro-F1 {numbers['macro_f1']:.4f}, log-loss "
+        f"{numbers['log_loss']:.4f}, Brier {numbers['brier']:.4f}",
+        markup=False,
+        soft_wrap=True,
+    )
+
+
 # --- sql -------------------------------------------------------------------------------------
 
 
@@ -507,12 +611,14 @@ def sql_train(
     tokens: TokensOpt = "tokens",
     labels: LabelsOpt = None,
     table: TableOpt = None,
+    docs: DocsOpt = None,
     model_name: ModelOpt = "default",
     kind: KindOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
-    id_column: IdCol = "id",
+    id_column: IdCol = None,
+    text_column: TextCol = "text",
     label_column: LabelCol = "label",
     features: FeaturesOpt = None,
     gaussian: GaussianOpt = None,
@@ -525,32 +631,26 @@ def sql_train(
     prior_alpha: PriorAlphaOpt = None,
     var_smoothing: VarSmoothingOpt = None,
     sample_variance: SampleVarianceOpt = None,
+    lowercase: LowercaseOpt = None,
+    token_pattern: PatternOpt = None,
+    stop_words: StopWordsOpt = None,
+    ngrams: NgramsOpt = None,
+    min_df: MinDfOpt = None,
+    max_df: MaxDfOpt = None,
+    max_features: MaxFeaturesOpt = None,
 ) -> None:
     """Print the SQL script that `sqlnb train` would run."""
     with opened(db) as database:
         statements, _, _ = _training(
-            database,
-            model_name=model_name,
-            kind=kind,
-            tokens=tokens,
-            labels=labels,
-            table=table,
-            id_column=id_column,
-            doc_column=doc_column,
-            word_column=word_column,
-            count_column=count_column,
-            label_column=label_column,
-            features=features,
-            gaussian=gaussian,
-            categorical=categorical,
-            alpha=alpha,
-            beta=beta,
-            norm=norm,
-            fit_prior=fit_prior,
-            class_prior=class_prior,
-            prior_alpha=prior_alpha,
-            var_smoothing=var_smoothing,
-            sample_variance=sample_variance,
+            database, model_name, kind, _data(tokens, table, docs, doc_column, word_column,
+            count_column, id_column, text_column, label_column, features, gaussian,
+            categorical), _labels(labels, table, docs, doc_column, label_column),
+            dict(alpha=alpha, beta=beta, norm=norm, fit_prior=fit_prior,
+                 class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
+                 prior_alpha=prior_alpha, var_smoothing=var_smoothing,
+                 sample_variance=sample_variance),
+            _tokenizer(database, lowercase, token_pattern, stop_words, ngrams),
+            _pruning(min_df, max_df, max_features),
         )
         _print_script(statements, dialect.value, transaction=True)
 
@@ -563,16 +663,19 @@ def sql_predict(
     model_name: ModelOpt = "default",
     tokens: TokensOpt = "tokens",
     table: TableOpt = None,
+    docs: DocsOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
-    id_column: IdCol = "id",
+    id_column: IdCol = None,
+    text_column: TextCol = "text",
     proba: Annotated[bool, typer.Option(help="One row per (document, class).")] = False,
 ) -> None:
     """Print the SQL script that `sqlnb predict` would run."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        data = _data(tokens, table, doc_column, word_column, count_column, id_column, "label")
+        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
+                     text_column, "label")
         statements = m.prediction_statements(data, output, proba=proba, replace=True)
         _print_script(statements, dialect.value, transaction=False)
 
@@ -585,17 +688,20 @@ def sql_evaluate(
     tokens: TokensOpt = "tokens",
     labels: LabelsOpt = None,
     table: TableOpt = None,
+    docs: DocsOpt = None,
     doc_column: DocCol = "doc_id",
     word_column: WordCol = "word",
     count_column: CountCol = None,
-    id_column: IdCol = "id",
+    id_column: IdCol = None,
+    text_column: TextCol = "text",
     label_column: LabelCol = "label",
 ) -> None:
     """Print the SQL script that `sqlnb evaluate` would run (confusion, per class, summary)."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        data = _data(tokens, table, doc_column, word_column, count_column, id_column, label_column)
+        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
+                     text_column, label_column)
         create, queries, drop_it = m.evaluation_statements(
-            data, _labels(labels, table, doc_column, label_column)
+            data, _labels(labels, table, docs, doc_column, label_column)
         )
         _print_script([drop_it, create, *queries, drop_it], dialect.value, transaction=False)

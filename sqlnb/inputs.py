@@ -47,30 +47,23 @@ class Tokens:
     def query(self, db: Database) -> exp.Select:
         columns = db.columns(source_node(self.table))
         _require(db, self.table, columns, {"document id": self.doc, "word": self.word})
-        count: exp.Expr
-        if self.count is not None:
-            _require(db, self.table, columns, {"count": self.count})
-            count = templates.column(self.count)
-            if db.dialect.name == "duckdb" and _is_text(columns[self.count]):
-                raise SqlnbError(
-                    f"column {self.count!r} of {self.table!r} holds text "
-                    f"({columns[self.count]}): counts must be numbers"
-                )
-        elif "count" in columns:
-            count = templates.column("count")
-            if db.dialect.name == "duckdb" and _is_text(columns["count"]):
-                raise SqlnbError(
-                    f"column 'count' of {self.table!r} holds text ({columns['count']}): "
-                    "counts must be numbers"
-                )
-        else:
-            count = exp.convert(1)
+        name = self.count if self.count is not None else "count" if "count" in columns else None
+        if name is None:
+            return self.render(exp.convert(1))
+        _require(db, self.table, columns, {"count": name})
+        if db.dialect.name == "duckdb" and _is_text(columns[name]):
+            raise SqlnbError(f"column {name!r} of {self.table!r} holds text ({columns[name]}): "
+                             "counts must be numbers")
+        return self.render(templates.column(name))
+
+    def render(self, count: exp.Expr, source: exp.Expr | None = None) -> exp.Select:
+        """The tokens query, unchecked, with ``count`` (a column or 1) from ``source``."""
         tree = templates.render(
             "input/tokens.sql",
             doc=templates.column(self.doc),
             word=templates.column(self.word),
             count=count,
-            source=source_node(self.table),
+            source=source or source_node(self.table),
         )
         assert isinstance(tree, exp.Select)
         return tree

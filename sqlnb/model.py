@@ -26,11 +26,12 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import __version__, templates
+from sqlnb import __version__, macros, templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Table, Tokens, source_node, type_family
 from sqlnb.kinds import KINDS, Kind, kind
+from sqlnb.tokenizer import Docs, Tokenizer
 
 SHARED_TABLES = ("sqlnb_classes", "sqlnb_prior")
 CATALOG_CREATES = (
@@ -59,7 +60,7 @@ def _ref(name: str) -> exp.Table:
     return exp.to_table(name)
 
 
-Source = Tokens | Table
+Source = Tokens | Table | Docs
 
 
 def _source(source: str | Source) -> Source:
@@ -133,6 +134,54 @@ def _prior_bindings(params: dict[str, Any]) -> tuple[exp.Expr, exp.Expr]:
     return weight, exp.Window(this=exp.Sum(this=weight.copy()))
 
 
+@dataclass(frozen=True)
+class Pruning:
+    """Vocabulary pruning at training time, as scikit-learn's CountVectorizer: an integer
+    ``min_df``/``max_df`` is a number of documents, a float a proportion of the training
+    documents; ``max_features`` keeps the most frequent words (ties to the first word)."""
+
+    min_df: int | float = 1
+    max_df: int | float = 1.0
+    max_features: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("min_df", "max_df"):
+            value = getattr(self, name)
+            if value < 0 or (isinstance(value, float) and value > 1):
+                raise SqlnbError(f"{name} must be a count >= 0 or a proportion in [0, 1]")
+        if self.max_features is not None and self.max_features < 1:
+            raise SqlnbError("max_features must be at least 1")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"min_df": self.min_df, "max_df": self.max_df, "max_features": self.max_features}
+
+    def apply(self, tokens: exp.Select, labels: exp.Select) -> exp.Select:
+        """The tokens of the labeled documents, restricted to the kept vocabulary."""
+        labeled = exp.select("doc_id").from_(labels.subquery("l"))
+        tokens = exp.select("*").from_(tokens.subquery("t")).where(
+            exp.column("doc_id").isin(query=labeled))
+        n_docs = exp.select(exp.func("COUNT", exp.Star())).from_(labels.subquery("n"))
+
+        def bound(value: int | float) -> exp.Expr:
+            if isinstance(value, float):
+                return exp.Mul(this=templates.number(value), expression=n_docs.subquery())
+            return exp.convert(value)
+
+        tree = templates.render("tokenize/prune.sql", tokens=tokens, min_df=bound(self.min_df),
+                                max_df=bound(self.max_df),
+                                max_features=self.max_features or 2**62)
+        assert isinstance(tree, exp.Select)
+        return tree
+
+
+def parse_df(text: str) -> int | float:
+    """``'2'`` is a number of documents, ``'0.5'`` a proportion."""
+    try:
+        return float(text) if "." in text or "e" in text.lower() else int(text)
+    except ValueError:
+        raise SqlnbError(f"{text!r} is not a document count or proportion") from None
+
+
 # --- training --------------------------------------------------------------------------------
 
 
@@ -191,9 +240,9 @@ def _kind_for(kind_name: str | None, source: Source) -> Kind:
     if kind_name is None:
         kind_name = "mixed" if isinstance(source, Table) else "multinomial"
     the_kind = kind(kind_name)
-    wanted = Table if the_kind.source == "table" else Tokens
+    wanted: tuple[type, ...] = (Table,) if the_kind.source == "table" else (Tokens, Docs)
     if not isinstance(source, wanted):
-        what = "a wide table (--table)" if wanted is Table else "a tokens table (--tokens)"
+        what = "a wide table (--table)" if Table in wanted else "a tokens table (--tokens)"
         raise SqlnbError(f"kind {the_kind.name!r} trains from {what}")
     return the_kind
 
@@ -206,21 +255,32 @@ def training_statements(
     model: str = "default",
     kind_name: str | None = None,
     hyperparameters: dict[str, Any] | None = None,
+    tokenizer: Tokenizer | None = None,
+    pruning: Pruning | None = None,
 ) -> tuple[list[exp.Expr], Kind, dict[str, Any]]:
     """The statements that train ``model`` (after checking the inputs: reads, never writes),
-    the kind, and the resolved hyperparameters."""
+    the kind, and the resolved hyperparameters. Training from a :class:`Docs` table tokenizes
+    with ``tokenizer`` (stored with the model) and prunes the vocabulary with ``pruning``."""
     source = _source(data)
     the_kind = _kind_for(kind_name, source)
     params = the_kind.resolve(hyperparameters or {})
+    if (tokenizer is not None or pruning is not None) and not isinstance(source, Docs):
+        raise SqlnbError("tokenizer and pruning options apply to training from text (--docs)")
     if isinstance(source, Table):
         _check_table(db, source)
         params["features"] = the_kind.features(db, source)  # type: ignore[attr-defined]
         labels = source.labels() if labels is None else labels
+    if isinstance(source, Docs):
+        params["tokenizer"] = (tokenizer or Tokenizer()).as_dict()
+        labels = source.labels() if labels is None else labels
     labels = _labels("labels" if labels is None else labels)
+    labels_query = labels.query(db)
     inputs = the_kind.inputs(db, source, params)
+    if isinstance(source, Docs) and pruning is not None:
+        params["pruning"] = pruning.as_dict()
+        inputs = {k: pruning.apply(q, labels_query) for k, q in inputs.items()}
     if isinstance(source, Tokens):
         _check_tokens(db, next(iter(inputs.values())), source.table)
-    labels_query = labels.query(db)
     _check_class_prior(params["class_prior"], _check_labels(db, labels_query, labels.table))
     label_type = labels.label_type(db)
 
@@ -271,6 +331,8 @@ def train(
     prior_alpha: float | None = None,
     var_smoothing: float | None = None,
     sample_variance: bool | None = None,
+    tokenizer: Tokenizer | None = None,
+    pruning: Pruning | None = None,
 ) -> Model:
     """Train (or retrain, atomically) a model in the database and return it.
 
@@ -290,13 +352,28 @@ def train(
         "sample_variance": sample_variance,
     }
     statements, the_kind, params = training_statements(
-        database, data, labels, model=model, kind_name=kind, hyperparameters=hyperparameters
+        database, data, labels, model=model, kind_name=kind, hyperparameters=hyperparameters,
+        tokenizer=tokenizer, pruning=pruning,
     )
-    with database.transaction():
-        for statement in statements:
-            database.execute(statement)
-        the_kind.check(database, model, params)
+    apply_training(database, model, statements, the_kind, params)
     return load(database, model)
+
+
+def apply_training(
+    db: Database, model: str, statements: list[exp.Expr], the_kind: Kind, params: dict[str, Any]
+) -> None:
+    """Run a training's statements in one transaction, check the result, refresh the macros."""
+    with db.transaction():
+        for statement in statements:
+            db.execute(statement)
+        the_kind.check(db, model, params)
+        _refresh_macros(db)
+
+
+def _refresh_macros(db: Database) -> None:
+    if db.dialect.name == "duckdb":
+        for statement in macros.statements(db, [load(db, m["model"]) for m in models(db)]):
+            db.execute(statement)
 
 
 # --- the catalog -----------------------------------------------------------------------------
@@ -334,6 +411,7 @@ def drop(db: Any, name: str) -> None:
             model.db.execute(
                 templates.render("catalog/delete.sql", table=templates.table(t), model=name)
             )
+        _refresh_macros(model.db)
 
 
 # --- a trained model -------------------------------------------------------------------------
@@ -403,7 +481,8 @@ class Model:
         )
 
     def prediction_query(
-        self, data: str | Source, *, proba: bool = False, unseen: str = "ignore"
+        self, data: str | Source, *, proba: bool = False, unseen: str = "ignore",
+        documents: exp.Select | None = None,
     ) -> exp.Select:
         """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
         (document, class): (doc_id, label, log_proba, proba)."""
@@ -414,7 +493,7 @@ class Model:
             model=self.name,
         )
         assert isinstance(final, exp.Select)
-        return self._with_posterior(final, data, unseen=unseen)
+        return self._with_posterior(final, data, unseen=unseen, documents=documents)
 
     def predict(self, data: str | Source) -> Any:
         """(doc_id, label, proba): the predicted label of every document. A lazy relation: on
@@ -471,6 +550,48 @@ class Model:
         count = exp.select(exp.func("COUNT", exp.Star())).from_(templates.table(output))
         return int(self.db.fetch(count)[0][0])
 
+    def classify(
+        self, table: str, id_column: str, data: str | Source, into: str,
+        proba_into: str | None = None,
+    ) -> int:
+        """Write the predicted label (and its probability) into columns of the user's own
+        table, added if missing, in one transaction; every other column and row stays as it
+        was. Every row is classified (a row without tokens gets the prior). Returns the number
+        of rows updated."""
+        target = templates.table(table)
+        columns = self.db.columns(target)
+        if id_column not in columns:
+            raise SqlnbError(f"table {table!r} has no id column {id_column!r}")
+        for name in (into, proba_into):
+            if name == id_column:
+                raise SqlnbError(f"cannot write predictions into the id column {id_column!r}")
+        rows = templates.render("input/ids.sql", id=templates.column(id_column), source=target)
+        assert isinstance(rows, exp.Select)
+        predictions = self.prediction_query(data, documents=rows)
+        label_type = exp.DataType.build(self.label_type, dialect="duckdb") if type_family(
+            self.label_type) != "text" else exp.DataType.build("VARCHAR")
+        added = [(into, label_type, "label")]
+        if proba_into is not None:
+            added.append((proba_into, exp.DataType.build("DOUBLE"), "proba"))
+        statements: list[exp.Expr] = [
+            exp.Alter(this=target.copy(), kind="TABLE", actions=[exp.ColumnDef(
+                this=exp.to_identifier(name, quoted=True), kind=kind, exists=True)])
+            for name, kind, _ in added
+        ]
+        statements.append(exp.Update(
+            this=target.copy().as_("sqlnb_target"),
+            expressions=[exp.column(name, quoted=True).eq(exp.column(value, table="p"))
+                         for name, _, value in added],
+            from_=exp.From(this=predictions.subquery("p")),
+            where=exp.Where(this=exp.column(id_column, table="sqlnb_target", quoted=True).eq(
+                exp.column("doc_id", table="p"))),
+        ))
+        with self.db.transaction():
+            for statement in statements:
+                self.db.execute(statement)
+        count = exp.select(exp.func("COUNT", exp.Star())).from_(target.copy())
+        return int(self.db.fetch(count)[0][0])
+
     # --- evaluation ----------------------------------------------------------------------
 
     def evaluation_statements(
@@ -479,7 +600,7 @@ class Model:
         """(create the outcomes temp table, [confusion, per_class, summary], drop it)."""
         source = _source(data)
         if labels is None:
-            labels = source.labels() if isinstance(source, Table) else "labels"
+            labels = source.labels() if isinstance(source, (Table, Docs)) else "labels"
         labels = _labels(labels)
         truth = labels.query(self.db)
         given = labels.label_type(self.db)

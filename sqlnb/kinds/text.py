@@ -11,6 +11,7 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Tokens
 from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Params
+from sqlnb.tokenizer import Docs, Tokenizer
 
 TOKENS = "sqlnb_input"
 
@@ -19,11 +20,19 @@ class TextKind(Kind):
     source = "tokens"
 
     def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
+        if isinstance(source, Docs):
+            settings = params.get("tokenizer")
+            if settings is None:
+                raise SqlnbError("this model was trained from a tokens table, so it has no "
+                                 "tokenizer: classify a tokens table (--tokens)")
+            return {TOKENS: Tokenizer.from_dict(settings).tokens(source, db, grouped=False)}
         if not isinstance(source, Tokens):
             raise SqlnbError(f"a {self.name} model reads a tokens table, not --table")
         return {TOKENS: source.query(db)}
 
     def documents(self, db: Database, source: Any) -> exp.Select:
+        if isinstance(source, Docs):  # every document, also those without a token
+            return source.ids(db)
         tree = templates.render("input/documents.sql", source=exp.to_table(TOKENS))
         assert isinstance(tree, exp.Select)
         return tree

@@ -1,0 +1,168 @@
+"""Raw text to a tokens table, with SQL alone (DuckDB).
+
+>>> import duckdb
+>>> from sqlnb import Database, templates
+>>> db = Database.connect(duckdb.connect())
+>>> _ = db.connection.execute("CREATE TABLE docs AS SELECT 1 AS doc_id, "
+...     "'It''s a good, GOOD day' AS text")
+>>> query = Tokenizer(ngrams=(1, 2), stop_words=("a",)).tokens(Docs("docs"), db)
+>>> sorted((word, count) for _, word, count in db.fetch(query))  # doctest: +NORMALIZE_WHITESPACE
+[('day', 1.0), ('good', 2.0), ('good day', 1.0), ('good good', 1.0), ("it's", 1.0),
+ ("it's good", 1.0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from sqlglot import exp
+
+from sqlnb import stop_words, templates
+from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
+from sqlnb.inputs import Labels, source_node
+
+# Runs of Unicode letters and digits, with apostrophes inside words ("it's", "o'clock").
+DEFAULT_PATTERN = r"[\pL\pN]+(?:'[\pL\pN]+)*"
+
+
+@dataclass(frozen=True)
+class Docs:
+    """A table of documents: an id and a text column (and, for training, maybe a label)."""
+
+    table: str
+    id: str = "doc_id"
+    text: str = "text"
+    label: str = "label"
+
+    def labels(self) -> Labels:
+        return Labels(self.table, self.id, self.label)
+
+    def node(self) -> exp.Expr:
+        return source_node(self.table)
+
+    def ids(self, db: Database) -> exp.Select:
+        self._check(db)
+        tree = templates.render("input/ids.sql", id=templates.column(self.id), source=self.node())
+        assert isinstance(tree, exp.Select)
+        return tree
+
+    def _check(self, db: Database) -> None:
+        columns = db.columns(self.node())
+        for role, name in (("id", self.id), ("text", self.text)):
+            if name not in columns:
+                have = ", ".join(columns)
+                raise SqlnbError(f"table {self.table!r} has no {role} column {name!r} "
+                                 f"(its columns: {have})")
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    """How text becomes words: lowercase first (default), then the matches of a regular
+    expression (RE2 syntax), stop words removed, then word n-grams joined by one space."""
+
+    lowercase: bool = True
+    pattern: str = DEFAULT_PATTERN
+    stop_words: tuple[str, ...] = ()
+    ngrams: tuple[int, int] = (1, 1)
+
+    def __post_init__(self) -> None:
+        low, high = self.ngrams
+        if not 1 <= low <= high:
+            raise SqlnbError(f"n-gram range {low}-{high}: need 1 <= min <= max")
+
+    @classmethod
+    def from_dict(cls, settings: dict[str, Any]) -> Tokenizer:
+        return cls(settings["lowercase"], settings["pattern"], tuple(settings["stop_words"]),
+                   (int(settings["ngrams"][0]), int(settings["ngrams"][1])))
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def tokens(self, docs: Docs, db: Database, *, grouped: bool = True) -> exp.Select:
+        """The query of the tokens table (doc_id, word, count) of a docs table; not
+        ``grouped``, one row per occurrence with count 1 (as a model's input)."""
+        if db.dialect.name != "duckdb":
+            raise SqlnbError("tokenizing text in SQL needs DuckDB: give a tokens table on "
+                             f"{db.dialect.name}")
+        docs._check(db)
+        text: exp.Expr = templates.column(docs.text)
+        if self.lowercase:
+            text = exp.Lower(this=text)
+        matches = templates.render("tokenize/matches.sql", id=templates.column(docs.id),
+                                   text=text, pattern=self.pattern, source=docs.node())
+        assert isinstance(matches, exp.Select)
+        kept = templates.render("tokenize/kept.sql", matches=matches.subquery("m"),
+                                stop_words=_words(self.stop_words))
+        low, high = self.ngrams
+        grams: exp.Query = self._grams(low)
+        for n in range(low + 1, high + 1):
+            grams = exp.union(grams, self._grams(n), distinct=False)
+        counted = templates.render("tokenize/count.sql" if grouped else "tokenize/rows.sql",
+                                   grams=grams.subquery("g"))
+        assert isinstance(counted, exp.Select)
+        return counted.with_("sqlnb_kept", as_=kept)
+
+    def write(self, db: Database, docs: Docs, output: str, *, replace: bool = False) -> int:
+        """Create table ``output`` with the tokens of ``docs``; returns its number of rows."""
+        target = templates.table(output)
+        if not replace and db.exists(target):
+            raise SqlnbError(f"output table {output!r} already exists (use --replace)")
+        create = exp.Create(this=target, kind="TABLE", expression=self.tokens(docs, db))
+        with db.transaction():
+            db.execute(templates.render("catalog/drop_table.sql", table=target.copy()))
+            db.execute(create)
+        count = exp.select(exp.func("COUNT", exp.Star())).from_(target.copy())
+        return int(db.fetch(count)[0][0])
+
+    def _grams(self, n: int) -> exp.Select:
+        """The n-grams: token || ' ' || LEAD(token, 1) || ... || LEAD(token, n - 1)."""
+        token = exp.column("token", table="k")
+        gram: exp.Expr = token
+        for i in range(1, n):
+            lead = exp.Window(
+                this=exp.Anonymous(this="LEAD", expressions=[token.copy(), exp.convert(i)]),
+                partition_by=[exp.column("doc_id", table="k")],
+                order=exp.Order(expressions=[exp.Ordered(this=exp.column("pos", table="k"))]),
+            )
+            gram = exp.DPipe(this=exp.DPipe(this=gram, expression=exp.convert(" ")),
+                             expression=lead)
+        tree = templates.render("tokenize/ngrams.sql", gram=gram,
+                                kept=exp.to_table("sqlnb_kept"))
+        assert isinstance(tree, exp.Select)
+        return tree
+
+
+def _words(words: tuple[str, ...]) -> exp.Expr:
+    """A one-column relation (word) of the given words; empty when there are none."""
+    if not words:
+        empty = exp.select(exp.cast(exp.null(), "VARCHAR").as_("word")).where(exp.false())
+        return empty.subquery("s")
+    return exp.values([(w,) for w in words], alias="s", columns=["word"])
+
+
+def stop_word_list(db: Database, spec: str | None) -> tuple[str, ...]:
+    """``english``: scikit-learn's list; any other name: a table with one column ``word``."""
+    if spec is None:
+        return ()
+    if spec == "english":
+        return stop_words.ENGLISH
+    columns = db.columns(source_node(spec))
+    if "word" not in columns:
+        raise SqlnbError(f"stop words table {spec!r} has no column 'word'")
+    query = exp.select(exp.column("word", quoted=True)).distinct().from_(source_node(spec))
+    return tuple(sorted(str(r[0]) for r in db.fetch(query) if r[0] is not None))
+
+
+def parse_ngrams(text: str) -> tuple[int, int]:
+    """``'1-2'`` (or ``'2'``) as (1, 2).
+
+    >>> parse_ngrams("1-3"), parse_ngrams("2")
+    ((1, 3), (2, 2))
+    """
+    low, _, high = text.partition("-")
+    try:
+        return int(low), int(high or low)
+    except ValueError:
+        raise SqlnbError(f"n-gram range {text!r} is not of the form MIN-MAX") from None
