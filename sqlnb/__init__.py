@@ -7,7 +7,18 @@ __version__ = "0.1.0"
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Table, Tokens
-from sqlnb.model import Model, Pruning, connect, drop, load, models, train
+from sqlnb.model import (
+    Model,
+    Pruning,
+    append,
+    connect,
+    drop,
+    load,
+    models,
+    retune,
+    train,
+    tune,
+)
 from sqlnb.tokenizer import Docs, Tokenizer
 
 __all__ = [
@@ -21,9 +32,12 @@ __all__ = [
     "Tokenizer",
     "Tokens",
     "__version__",
+    "append",
     "connect",
     "drop",
     "load",
     "models",
+    "retune",
     "train",
+    "tune",
 ]

@@ -127,6 +127,10 @@ IdCol = Annotated[
     str | None,
     typer.Option(help="Id column of the --table (default: id) or --docs table (default: doc_id)."),
 ]
+WeightCol = Annotated[
+    str | None,
+    typer.Option(help="Sample-weight column of the labels table (or --table / --docs table)."),
+]
 DocsOpt = Annotated[str | None, typer.Option(help="Table of raw text documents.")]
 TextCol = Annotated[str, typer.Option(help="Text column of the --docs table.")]
 LowercaseOpt = Annotated[
@@ -224,27 +228,29 @@ def _data(
     features: str | None = None,
     gaussian: str | None = None,
     categorical: str | None = None,
+    weight: str | None = None,
 ) -> Tokens | Table | Docs:
     """The input: a wide table with --table, raw text with --docs, else a tokens table."""
     if table is not None and docs is not None:
         raise SqlnbError("give --table or --docs, not both")
     if table is not None:
         return Table(table, id_column or "id", label_column, _names(features) or None,
-                     _names(gaussian), _names(categorical))
+                     _names(gaussian), _names(categorical), weight)
     if docs is not None:
-        return Docs(docs, id_column or "doc_id", text_column, label_column)
+        return Docs(docs, id_column or "doc_id", text_column, label_column, weight)
     return Tokens(tokens, doc_column, word_column, count_column)
 
 
 def _labels(
-    labels: str | None, table: str | None, docs: str | None, doc_column: str, label_column: str
+    labels: str | None, table: str | None, docs: str | None, doc_column: str, label_column: str,
+    weight: str | None = None,
 ) -> Labels | None:
     """The labels table; without --labels, the --table's or --docs table's own label column."""
     if labels is None:
         if table is not None or docs is not None:
             return None
-        return Labels("labels", doc_column, label_column)
-    return Labels(labels, doc_column, label_column)
+        return Labels("labels", doc_column, label_column, weight)
+    return Labels(labels, doc_column, label_column, weight)
 
 
 def _tokenizer(
@@ -272,8 +278,19 @@ def _pruning(min_df: str | None, max_df: str | None, max_features: int | None
 def _training(
     database: Database, model_name: str, kind: Any, data: Tokens | Table | Docs,
     labels: Labels | None, hyperparameters: dict[str, Any], tokenizer: Tokenizer | None,
-    pruning: model.Pruning | None,
+    pruning: model.Pruning | None, append: bool = False,
 ) -> tuple[list[Any], Any, dict[str, Any]]:
+    if append:
+        given = [k for k, v in hyperparameters.items() if v is not None]
+        if given or tokenizer is not None or pruning is not None:
+            option = "--" + given[0].replace("_", "-") if given else "a tokenizer option"
+            raise SqlnbError(f"with --append the model's own settings apply: {option} is not "
+                             "allowed (use sqlnb retune to change smoothing or priors)")
+        statements, the_kind, params = model.append_statements(database, data, labels,
+                                                               model=model_name)
+        if kind is not None and kind.value != the_kind.name:
+            raise SqlnbError(f"model {model_name!r} is {the_kind.name}, not {kind.value}")
+        return statements, the_kind, params
     return model.training_statements(
         database, data, labels, model=model_name,
         kind_name=None if kind is None else kind.value, hyperparameters=hyperparameters,
@@ -317,6 +334,10 @@ def train(
     min_df: MinDfOpt = None,
     max_df: MaxDfOpt = None,
     max_features: MaxFeaturesOpt = None,
+    weight_column: WeightCol = None,
+    append: Annotated[
+        bool, typer.Option("--append", help="Add this data's counts to the existing model.")
+    ] = False,
 ) -> None:
     """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
     text (--docs), or from a wide table (--table)."""
@@ -324,21 +345,182 @@ def train(
         statements, the_kind, params = _training(
             database, model_name, kind, _data(tokens, table, docs, doc_column, word_column,
             count_column, id_column, text_column, label_column, features, gaussian,
-            categorical), _labels(labels, table, docs, doc_column, label_column),
+            categorical, weight_column),
+            _labels(labels, table, docs, doc_column, label_column, weight_column),
             dict(alpha=alpha, beta=beta, norm=norm, fit_prior=fit_prior,
                  class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
                  prior_alpha=prior_alpha, var_smoothing=var_smoothing,
                  sample_variance=sample_variance),
             _tokenizer(database, lowercase, token_pattern, stop_words, ngrams),
-            _pruning(min_df, max_df, max_features),
+            _pruning(min_df, max_df, max_features), append,
         )
         model.apply_training(database, model_name, statements, the_kind, params)
         info = model.load(database, model_name).info
     what = "words" if the_kind.source == "tokens" else "features"
     out.print(
-        f"trained {info['kind']} model {model_name!r}: {int(info['n_docs'])} documents, "
+        f"{'appended to' if append else 'trained'} {info['kind']} model {model_name!r}: "
+        f"{int(info['n_docs'])} documents, "
         f"{info['n_classes']} classes, {info['n_features']} {what}"
     )
+
+
+@app.command()
+def retune(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    alpha: AlphaOpt = None,
+    beta: BetaOpt = None,
+    norm: NormOpt = None,
+    fit_prior: FitPriorOpt = None,
+    class_prior: ClassPriorOpt = None,
+    prior_alpha: PriorAlphaOpt = None,
+    var_smoothing: VarSmoothingOpt = None,
+    sample_variance: SampleVarianceOpt = None,
+) -> None:
+    """Change a trained model's smoothing, priors or variance smoothing from its stored counts,
+    without its training data."""
+    with opened(db) as database:
+        hyperparameters = dict(
+            alpha=alpha, beta=beta, norm=norm, fit_prior=fit_prior,
+            class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
+            prior_alpha=prior_alpha, var_smoothing=var_smoothing, sample_variance=sample_variance)
+        statements, the_kind, params = model.retune_statements(database, model_name,
+                                                               hyperparameters)
+        model.apply_training(database, model_name, statements, the_kind, params)
+    shown = {k: v for k, v in params.items() if k not in ("features", "tokenizer", "pruning")}
+    out.print(f"retuned model {model_name!r}: {json.dumps(shown)}", markup=False)
+
+
+@app.command()
+def explain(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    tokens: TokensOpt = "tokens",
+    table: TableOpt = None,
+    docs: DocsOpt = None,
+    doc_column: DocCol = "doc_id",
+    word_column: WordCol = "word",
+    count_column: CountCol = None,
+    id_column: IdCol = None,
+    text_column: TextCol = "text",
+    doc: Annotated[str | None, typer.Option(help="Explain only this document.")] = None,
+    top: Annotated[
+        int | None, typer.Option(help="Keep the N largest contributions; the rest as (other).")
+    ] = None,
+    output: Annotated[
+        str | None, typer.Option(help="Table to create (doc_id, feature, contribution).")
+    ] = None,
+    replace: Annotated[bool, typer.Option(help="Replace OUTPUT if it exists.")] = False,
+) -> None:
+    """Why each document got its label rather than the runner-up: each word's (or feature's)
+    contribution, and the prior's; they add up to the log-posterior difference."""
+    with opened(db) as database:
+        m = model.load(database, model_name)
+        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
+                     text_column, "label")
+        query = m.explanation_query(data, doc=doc, top=top)
+        if output is not None:
+            n = m.write(query, output, replace=replace)
+            out.print(f"wrote {n} rows to {output}")
+            return
+        rows = database.fetch(query)
+    shown = Table_("doc_id", "feature", "contribution")
+    for doc_id, feature, contribution in sorted(
+        rows, key=lambda r: (str(r[0]), r[1] == "(prior)", -abs(r[2] or 0))
+    ):
+        shown.add_row(str(doc_id), feature, "" if contribution is None else f"{contribution:+.4f}")
+    out.print(shown)
+
+
+@app.command()
+def weights(
+    db: DbArg,
+    output: Annotated[str, typer.Option(help="Table to create (feature, weight).")],
+    model_name: ModelOpt = "default",
+    replace: Annotated[bool, typer.Option(help="Replace OUTPUT if it exists.")] = False,
+) -> None:
+    """A two-class text model as a linear classifier: weight per word and a (bias) row."""
+    with opened(db) as database:
+        m = model.load(database, model_name)
+        n = m.write(m.weights_query(), output, replace=replace)
+    out.print(f"wrote {n} rows to {output}")
+
+
+@app.command("export")
+def export_model(
+    db: DbArg,
+    to: Annotated[Path, typer.Option("--to", help="Folder to write the Parquet files into.")],
+    model_name: ModelOpt = "default",
+) -> None:
+    """Write a model (counts, hyperparameters, tokenizer, version) as Parquet files."""
+    from sqlnb import files
+
+    with opened(db) as database:
+        written = files.export_model(database, model_name, to)
+    out.print(f"wrote model {model_name!r} to {to} ({len(written)} files)")
+
+
+@app.command("import")
+def import_model(
+    db: DbArg,
+    path: Annotated[Path, typer.Argument(help="A folder written by sqlnb export.")],
+    model_name: Annotated[
+        str | None, typer.Option("--model", "-m", help="Name to give it (default: its own).")
+    ] = None,
+) -> None:
+    """Load a model file into any supported engine (replacing a model of that name)."""
+    from sqlnb import files
+
+    with opened(db, create=True) as database:
+        name = files.import_model(database, path, model_name)
+    out.print(f"imported model {name!r}")
+
+
+@app.command("tune")
+def tune_alpha(
+    db: DbArg,
+    alpha: Annotated[str, typer.Option(help="Alphas to try, comma-separated.")] = (
+        "0.01,0.1,0.5,1"),
+    folds: Annotated[int, typer.Option(help="Number of cross-validation folds.")] = 5,
+    tokens: TokensOpt = "tokens",
+    labels: LabelsOpt = None,
+    table: TableOpt = None,
+    docs: DocsOpt = None,
+    kind: KindOpt = None,
+    doc_column: DocCol = "doc_id",
+    word_column: WordCol = "word",
+    count_column: CountCol = None,
+    id_column: IdCol = None,
+    text_column: TextCol = "text",
+    label_column: LabelCol = "label",
+    weight_column: WeightCol = None,
+    lowercase: LowercaseOpt = None,
+    token_pattern: PatternOpt = None,
+    stop_words: StopWordsOpt = None,
+    ngrams: NgramsOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print only JSON.")] = False,
+) -> None:
+    """Choose alpha by k-fold cross-validation in SQL (folds by a hash of doc_id)."""
+    try:
+        alphas = [float(a) for a in alpha.split(",") if a.strip()]
+    except ValueError:
+        fail(f"--alpha {alpha!r} is not a comma-separated list of numbers")
+    with opened(db) as database:
+        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
+                     text_column, label_column, weight=weight_column)
+        result = model.tune(
+            database, data, _labels(labels, table, docs, doc_column, label_column,
+                                    weight_column),
+            alphas=alphas, folds=folds, kind=None if kind is None else kind.value,
+            tokenizer=_tokenizer(database, lowercase, token_pattern, stop_words, ngrams))
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+        return
+    shown = Table_("alpha", "accuracy", "log-loss", title=f"{folds}-fold cross-validation")
+    for r in result["results"]:
+        best = " (best)" if r["alpha"] == result["best_alpha"] else ""
+        shown.add_row(f"{r['alpha']:g}{best}", f"{r['accuracy']:.4f}", f"{r['log_loss']:.4f}")
+    out.print(shown)
 
 
 @app.command()
@@ -638,19 +820,24 @@ def sql_train(
     min_df: MinDfOpt = None,
     max_df: MaxDfOpt = None,
     max_features: MaxFeaturesOpt = None,
+    weight_column: WeightCol = None,
+    append: Annotated[
+        bool, typer.Option("--append", help="Add this data's counts to the existing model.")
+    ] = False,
 ) -> None:
     """Print the SQL script that `sqlnb train` would run."""
     with opened(db) as database:
         statements, _, _ = _training(
             database, model_name, kind, _data(tokens, table, docs, doc_column, word_column,
             count_column, id_column, text_column, label_column, features, gaussian,
-            categorical), _labels(labels, table, docs, doc_column, label_column),
+            categorical, weight_column),
+            _labels(labels, table, docs, doc_column, label_column, weight_column),
             dict(alpha=alpha, beta=beta, norm=norm, fit_prior=fit_prior,
                  class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
                  prior_alpha=prior_alpha, var_smoothing=var_smoothing,
                  sample_variance=sample_variance),
             _tokenizer(database, lowercase, token_pattern, stop_words, ngrams),
-            _pruning(min_df, max_df, max_features),
+            _pruning(min_df, max_df, max_features), append,
         )
         _print_script(statements, dialect.value, transaction=True)
 

@@ -76,14 +76,18 @@ class Labels:
     table: str = "labels"
     doc: str = "doc_id"
     label: str = "label"
+    weight: str | None = None
 
     def query(self, db: Database) -> exp.Select:
         columns = db.columns(source_node(self.table))
         _require(db, self.table, columns, {"document id": self.doc, "label": self.label})
+        if self.weight is not None:
+            _require(db, self.table, columns, {"weight": self.weight})
         tree = templates.render(
             "input/labels.sql",
             doc=templates.column(self.doc),
             label=templates.column(self.label),
+            weight=exp.convert(1) if self.weight is None else templates.column(self.weight),
             source=source_node(self.table),
         )
         assert isinstance(tree, exp.Select)
@@ -138,11 +142,12 @@ class Table:
     features: tuple[str, ...] | None = None
     gaussian: tuple[str, ...] = ()
     categorical: tuple[str, ...] = ()
+    weight: str | None = None
 
     def labels(self) -> Labels:
         if self.label is None:
             raise SqlnbError(f"table {self.table!r}: give the label column")
-        return Labels(self.table, self.id, self.label)
+        return Labels(self.table, self.id, self.label, self.weight)
 
     def column_types(self, db: Database) -> dict[str, str]:
         columns = db.columns(source_node(self.table))
@@ -157,10 +162,13 @@ class Table:
         one likelihood), else by column type: floating/decimal Gaussian; text, boolean and
         integer categorical."""
         columns = self.column_types(db)
-        skip = {self.id, self.label}
+        skip = {self.id, self.label, self.weight}
         names = list(self.features) if self.features else [c for c in columns if c not in skip]
         for name in (*names, *self.gaussian, *self.categorical):
             _require(db, self.table, columns, {"feature": name})
+            if name in skip:
+                raise SqlnbError(f"column {name!r} of {self.table!r} cannot be a feature: it "
+                                 "is the id, the label or the weight")
         both = set(self.gaussian) & set(self.categorical)
         if both:
             raise SqlnbError(f"feature {sorted(both)[0]!r} is both --gaussian and --categorical")

@@ -223,6 +223,9 @@ def _check_labels(db: Database, query: exp.Select, name: str) -> list[str]:
         )
     if row["null_label"]:
         raise SqlnbError(f"labels table {name!r} has {row['null_label']} rows with a NULL label")
+    if row["bad_weight"]:
+        raise SqlnbError(f"labels table {name!r} has {row['bad_weight']} sample weights that are "
+                         "NULL, NaN, infinite or negative")
     if row["n_rows"] != row["n_docs"]:
         doc = db.fetch(templates.render("check/conflict.sql", labels=query))[0][0]
         raise SqlnbError(f"labels table {name!r} gives document {doc} two different labels")
@@ -247,6 +250,61 @@ def _kind_for(kind_name: str | None, source: Source) -> Kind:
     return the_kind
 
 
+@dataclass
+class _Batch:
+    """Checked inputs of a training or an append: the kind's input queries and the labels."""
+
+    inputs: dict[str, exp.Select]
+    labels_query: exp.Select
+    label_values: list[str]
+    label_type: str
+
+
+def _read(
+    db: Database, source: Source, labels: str | Labels | None, the_kind: Kind,
+    params: dict[str, Any], pruning: Pruning | None = None,
+) -> _Batch:
+    """Check the inputs (reads, never writes) and return them as queries."""
+    if isinstance(source, Table):
+        _check_table(db, source)
+    if labels is None and isinstance(source, (Table, Docs)):
+        labels = source.labels()
+    labels = _labels("labels" if labels is None else labels)
+    labels_query = labels.query(db)
+    inputs = the_kind.inputs(db, source, params)
+    if pruning is not None:
+        inputs = {k: pruning.apply(q, labels_query) for k, q in inputs.items()}
+    if isinstance(source, Tokens):
+        _check_tokens(db, next(iter(inputs.values())), source.table)
+    values = _check_labels(db, labels_query, labels.table)
+    return _Batch(inputs, labels_query, values, labels.label_type(db))
+
+
+def _deletes(model: str, tables: Sequence[str]) -> list[exp.Expr]:
+    return [templates.render("catalog/delete.sql", table=templates.table(t), model=model)
+            for t in tables]
+
+
+def _parameters(
+    model: str, the_kind: Kind, params: dict[str, Any], label_type: str
+) -> list[exp.Expr]:
+    """The derived tables (prior, the kind's parameters) and the catalog row, from the counts."""
+    weight, total = _prior_bindings(params)
+    return [
+        templates.render("train/prior.sql", model=model, weight=weight, total=total),
+        *the_kind.derive(model, params),
+        templates.render(
+            "catalog/record.sql",
+            model=model,
+            kind=the_kind.name,
+            params=json.dumps(params),
+            label_type=label_type,
+            n_features=the_kind.n_features(model, params),
+            version=__version__,
+        ),
+    ]
+
+
 def training_statements(
     db: Database,
     data: str | Source = "tokens",
@@ -267,52 +325,110 @@ def training_statements(
     if (tokenizer is not None or pruning is not None) and not isinstance(source, Docs):
         raise SqlnbError("tokenizer and pruning options apply to training from text (--docs)")
     if isinstance(source, Table):
-        _check_table(db, source)
         params["features"] = the_kind.features(db, source)  # type: ignore[attr-defined]
-        labels = source.labels() if labels is None else labels
     if isinstance(source, Docs):
         params["tokenizer"] = (tokenizer or Tokenizer()).as_dict()
-        labels = source.labels() if labels is None else labels
-    labels = _labels("labels" if labels is None else labels)
-    labels_query = labels.query(db)
-    inputs = the_kind.inputs(db, source, params)
-    if isinstance(source, Docs) and pruning is not None:
-        params["pruning"] = pruning.as_dict()
-        inputs = {k: pruning.apply(q, labels_query) for k, q in inputs.items()}
-    if isinstance(source, Tokens):
-        _check_tokens(db, next(iter(inputs.values())), source.table)
-    _check_class_prior(params["class_prior"], _check_labels(db, labels_query, labels.table))
-    label_type = labels.label_type(db)
+        if pruning is not None:
+            params["pruning"] = pruning.as_dict()
+    batch = _read(db, source, labels, the_kind, params, pruning)
+    _check_class_prior(params["class_prior"], batch.label_values)
 
     previous = _catalog_row(db, model)
     stale = set(SHARED_TABLES) | set(the_kind.tables)
     if previous is not None and previous["kind"] in KINDS:
         stale |= set(KINDS[previous["kind"]].tables)
-
-    labeled = templates.render("input/labeled.sql", labels=labels_query)
-    weight, total = _prior_bindings(params)
+    labeled = templates.render("input/labeled.sql", labels=batch.labels_query)
     statements: list[exp.Expr] = [
         templates.render(name) for name in (*CATALOG_CREATES, *the_kind.creates)
     ]
-    statements += [
-        templates.render("catalog/delete.sql", table=templates.table(t), model=model)
-        for t in ("sqlnb_models", *sorted(stale))
-    ]
+    statements += _deletes(model, ("sqlnb_models", *sorted(stale)))
     statements.append(templates.render("train/classes.sql", model=model, labeled=labeled))
-    statements += the_kind.count(model, inputs, labeled)
-    statements.append(templates.render("train/prior.sql", model=model, weight=weight, total=total))
-    statements += the_kind.derive(model, params)
-    statements.append(
-        templates.render(
-            "catalog/record.sql",
-            model=model,
-            kind=the_kind.name,
-            params=json.dumps(params),
-            label_type=label_type,
-            n_features=the_kind.n_features(model, params),
-            version=__version__,
-        )
-    )
+    statements += the_kind.count(model, batch.inputs, labeled)
+    statements += _parameters(model, the_kind, params, batch.label_type)
+    return statements, the_kind, params
+
+
+MERGES = {
+    "sqlnb_word_counts": "append/word_counts.sql",
+    "sqlnb_category_counts": "append/category_counts.sql",
+    "sqlnb_gaussian_stats": "append/gaussian_stats.sql",
+}
+COLUMNS = {
+    "sqlnb_classes": ("class_id", "label", "n_docs"),
+    "sqlnb_word_counts": ("class_id", "word", "count"),
+    "sqlnb_category_counts": ("class_id", "feature", "value", "count"),
+    "sqlnb_gaussian_stats": ("class_id", "feature", "n", "mean", "m2"),
+}
+
+
+def append_statements(
+    db: Database, data: str | Source = "tokens", labels: str | Labels | None = None, *,
+    model: str = "default",
+) -> tuple[list[exp.Expr], Kind, dict[str, Any]]:
+    """The statements that add a batch of labeled documents (or rows) to ``model`` by adding
+    their counts, as scikit-learn's ``partial_fit``: the result equals training on the union.
+    The kind, hyperparameters and tokenizer are the model's; new classes and words may appear."""
+    current = load(db, model)
+    the_kind, params = current.kind, dict(current.params)
+    source = _source(data)
+    _kind_for(the_kind.name, source)
+    if params.get("pruning"):
+        raise SqlnbError(f"model {model!r} was trained with vocabulary pruning, which depends "
+                         "on all documents at once: it cannot be appended to; train again")
+    batch = _read(db, source, labels, the_kind, params)
+    if type_family(batch.label_type) != type_family(current.label_type):
+        raise SqlnbError(f"the new labels are {batch.label_type}, but model {model!r} was "
+                         f"trained on {current.label_type} labels")
+    if params["class_prior"] is not None:
+        new = sorted(set(batch.label_values) - set(params["class_prior"]))
+        if new:
+            raise SqlnbError(f"class {new[0]!r} is new, but model {model!r} has given class "
+                             "priors that do not name it: retune with --class-prior first")
+    staging, merged = model + "\x1fbatch", model + "\x1fmerged"
+    counts = ("sqlnb_classes", *the_kind.counts)
+    derived = ("sqlnb_prior", *(t for t in the_kind.tables if t not in the_kind.counts))
+    labeled = templates.render("input/labeled.sql", labels=batch.labels_query)
+    sort_key: exp.Expr = exp.column("label", table="g")
+    if type_family(current.label_type) != "text":
+        sort_key = exp.cast(sort_key, exp.DataType.build(current.label_type, dialect="duckdb"))
+    statements: list[exp.Expr] = [
+        *_deletes(staging, counts),
+        *_deletes(merged, counts),
+        templates.render("train/classes.sql", model=staging, labeled=labeled),
+        *the_kind.count(staging, batch.inputs, labeled),
+        templates.render("append/classes.sql", model=model, batch=staging, merged=merged,
+                         sort_key=sort_key),
+        *(templates.render(MERGES[t], model=model, batch=staging, merged=merged)
+          for t in the_kind.counts),
+        *_deletes(model, ("sqlnb_models", *counts, *derived)),
+        *_deletes(staging, counts),
+    ]
+    for table in counts:  # the merged counts become the model's
+        rows = exp.select(exp.convert(model).as_("model"), *COLUMNS[table]).from_(
+            templates.table(table)).where(exp.column("model").eq(exp.convert(merged)))
+        statements.append(exp.insert(rows, templates.table(table),
+                                     columns=["model", *COLUMNS[table]]))
+    statements += _deletes(merged, counts)
+    statements += _parameters(model, the_kind, params, current.label_type)
+    return statements, the_kind, params
+
+
+def retune_statements(
+    db: Database, model: str, hyperparameters: dict[str, Any]
+) -> tuple[list[exp.Expr], Kind, dict[str, Any]]:
+    """The statements that change a trained model's smoothing or priors without reading its
+    training data: the derived tables are recomputed from the stored counts."""
+    current = load(db, model)
+    the_kind = current.kind
+    given = {k: v for k, v in current.params.items() if k in the_kind.hyperparameters}
+    given.update({k: v for k, v in hyperparameters.items() if v is not None})
+    if any(hyperparameters.get(k) is not None for k in ("fit_prior", "prior_alpha")):
+        given["class_prior"] = hyperparameters.get("class_prior")  # learned or uniform again
+    params = {**current.params, **the_kind.resolve(given)}
+    _check_class_prior(params["class_prior"], [c["label"] for c in current.classes()])
+    derived = ("sqlnb_prior", *(t for t in the_kind.tables if t not in the_kind.counts))
+    statements = _deletes(model, ("sqlnb_models", *derived))
+    statements += _parameters(model, the_kind, params, current.label_type)
     return statements, the_kind, params
 
 
@@ -357,6 +473,88 @@ def train(
     )
     apply_training(database, model, statements, the_kind, params)
     return load(database, model)
+
+
+def append(db: Any, data: str | Source = "tokens", labels: str | Labels | None = None, *,
+           model: str = "default") -> Model:
+    """Add newly labeled documents (or rows) to a trained model (scikit-learn's partial_fit)."""
+    database = connect(db)
+    statements, the_kind, params = append_statements(database, data, labels, model=model)
+    apply_training(database, model, statements, the_kind, params)
+    return load(database, model)
+
+
+def retune(db: Any, model: str = "default", **hyperparameters: Any) -> Model:
+    """Change alpha, beta, the prior or the variance smoothing of a trained model, from its
+    stored counts (its training data may be gone)."""
+    database = connect(db)
+    statements, the_kind, params = retune_statements(database, model, hyperparameters)
+    apply_training(database, model, statements, the_kind, params)
+    return load(database, model)
+
+
+class _Rollback(Exception):
+    """Leaves a transaction whose work was only a means (cross-validation)."""
+
+
+def tune(
+    db: Any, data: str | Source = "tokens", labels: str | Labels | None = None, *,
+    alphas: Sequence[float] = (0.01, 0.1, 0.5, 1.0), folds: int = 5, kind: str | None = None,
+    tokenizer: Tokenizer | None = None, **hyperparameters: Any,
+) -> dict[str, Any]:
+    """Choose alpha by k-fold cross-validation in SQL: folds by a hash of doc_id, each fold's
+    vocabulary its training part's. Returns {"best_alpha", "results": [{"alpha", "accuracy",
+    "log_loss"}]} with the means over folds; the best alpha has the highest mean accuracy
+    (ties: the first given). The database is left as it was."""
+    database = connect(db)
+    if database.dialect.name != "duckdb":
+        raise SqlnbError("tune needs DuckDB (its folds use DuckDB's hash())")
+    if folds < 2:
+        raise SqlnbError("--folds must be at least 2")
+    if not alphas:
+        raise SqlnbError("give at least one alpha")
+    source = _source(data)
+    if labels is None and isinstance(source, (Table, Docs)):
+        labels = source.labels()
+    labels = _labels("labels" if labels is None else labels)
+    normalized = labels.query(database)
+    scratch = "\x1ftune"
+    scores: dict[float, list[tuple[float, float]]] = {a: [] for a in alphas}
+    try:
+        with database.transaction():
+            for fold in range(folds):
+                views = {}
+                for test in (False, True):
+                    name = f"sqlnb_tune_{'test' if test else 'train'}"
+                    query = templates.render("tune/fold.sql", labels=normalized.subquery("l"),
+                                             folds=folds, fold=fold, test=test)
+                    database.execute(templates.render("catalog/drop_view.sql",
+                                                      view=exp.to_table(name)))
+                    database.execute(exp.Create(
+                        this=exp.to_table(name), kind="VIEW", expression=query,
+                        properties=exp.Properties(expressions=[exp.TemporaryProperty()])))
+                    views[test] = Labels(name, "doc_id", "label", "weight")
+                given = {**hyperparameters, "alpha": alphas[0]}
+                statements, the_kind, params = training_statements(
+                    database, source, views[False], model=scratch, kind_name=kind,
+                    hyperparameters=given, tokenizer=tokenizer)
+                apply_training(database, scratch, statements, the_kind, params)
+                for alpha in alphas:
+                    statements, the_kind, params = retune_statements(database, scratch,
+                                                                     {"alpha": alpha})
+                    apply_training(database, scratch, statements, the_kind, params)
+                    result = load(database, scratch).evaluate(source, views[True])
+                    scores[alpha].append((result["accuracy"], result["log_loss"]))
+            raise _Rollback
+    except _Rollback:
+        pass
+    results = [
+        {"alpha": a, "accuracy": sum(s[0] for s in scores[a]) / folds,
+         "log_loss": sum(s[1] for s in scores[a]) / folds}
+        for a in alphas
+    ]
+    best = max(results, key=lambda r: r["accuracy"])  # max keeps the first of equals
+    return {"best_alpha": best["alpha"], "results": results}
 
 
 def apply_training(
@@ -589,6 +787,58 @@ class Model:
         with self.db.transaction():
             for statement in statements:
                 self.db.execute(statement)
+        count = exp.select(exp.func("COUNT", exp.Star())).from_(target.copy())
+        return int(self.db.fetch(count)[0][0])
+
+    # --- explanations and the linear form ----------------------------------------------
+
+    def explanation_query(
+        self, data: str | Source, *, doc: str | None = None, top: int | None = None
+    ) -> exp.Select:
+        """(doc_id, feature, contribution): why each document got its label rather than the
+        runner-up; a document's contributions add up to log P(label) - log P(runner-up)."""
+        if int(self.info.get("n_classes") or 0) < 2:
+            raise SqlnbError(f"model {self.name!r} has one class: nothing to explain against")
+        if top is not None and top < 1:
+            raise SqlnbError("--top must be at least 1")
+        final = templates.render(
+            "explain/contributions.sql",
+            features=self.kind.explain(self.name, self.params),
+            documents=_ref(DOCUMENTS),
+            base=self.kind.base(self.name),
+            posterior=_ref(POSTERIOR),
+            top=top if top is not None else 2**62,
+        )
+        assert isinstance(final, exp.Select)
+        query = self._with_posterior(final, data)
+        if doc is None:
+            return query
+        return exp.select("*").from_(query.subquery("e")).where(
+            exp.cast(exp.column("doc_id"), "VARCHAR").eq(exp.convert(str(doc))))
+
+    def explain(self, data: str | Source, *, doc: str | None = None, top: int | None = None
+                ) -> Any:
+        """The explanation as a lazy relation (see :meth:`explanation_query`)."""
+        return self.db.relation(self.explanation_query(data, doc=doc, top=top))
+
+    def weights_query(self) -> exp.Select:
+        """(feature, weight): a two-class text model as a linear classifier."""
+        if int(self.info.get("n_classes") or 0) != 2:
+            raise SqlnbError(f"model {self.name!r} has {self.info.get('n_classes')} classes: "
+                             "the linear form needs exactly two")
+        tree = templates.render("weights/text.sql", scores=self.kind.scores(self.name),
+                                base=self.kind.base(self.name))
+        assert isinstance(tree, exp.Select)
+        return tree
+
+    def write(self, query: exp.Select, output: str, *, replace: bool = False) -> int:
+        """Create table ``output`` from a query of this model; returns its number of rows."""
+        target = templates.table(output)
+        if not replace and self.db.exists(target):
+            raise SqlnbError(f"output table {output!r} already exists (use --replace)")
+        with self.db.transaction():
+            self.db.execute(templates.render("catalog/drop_table.sql", table=target))
+            self.db.execute(exp.Create(this=target.copy(), kind="TABLE", expression=query))
         count = exp.select(exp.func("COUNT", exp.Star())).from_(target.copy())
         return int(self.db.fetch(count)[0][0])
 

@@ -35,9 +35,10 @@ class Docs:
     id: str = "doc_id"
     text: str = "text"
     label: str = "label"
+    weight: str | None = None
 
     def labels(self) -> Labels:
-        return Labels(self.table, self.id, self.label)
+        return Labels(self.table, self.id, self.label, self.weight)
 
     def node(self) -> exp.Expr:
         return source_node(self.table)

@@ -29,6 +29,12 @@ COMMANDS = [
     "tokenize",
     "classify",
     "report",
+    "retune",
+    "explain",
+    "weights",
+    "export",
+    "import",
+    "tune",
     "sql train",
     "sql predict",
     "sql evaluate",
@@ -367,3 +373,40 @@ def test_table_kinds_from_the_command_line(db_path: Path):
         "postgres",
     )
     assert code == 0 and "sqlnb_gaussian_stats" in stdout
+
+
+def test_growth_commands(trained: Path, tmp_path: Path):
+    db = str(trained)
+    with duckdb.connect(db) as con:
+        con.execute("CREATE TABLE more AS SELECT doc_id, label FROM labels WHERE doc_id % 2 = 0")
+        con.execute("CREATE TABLE two AS SELECT doc_id, CASE WHEN label = 'class 00' THEN 'a' "
+                    "ELSE 'b' END AS label FROM labels")
+    code, stdout, stderr = run("train", db, "--model", "m", "--labels", "more", "--append")
+    assert code == 0 and "appended to" in stdout, stderr
+    code, _, stderr = run("train", db, "--model", "m", "--labels", "more", "--append",
+                          "--alpha", "2")
+    assert code == 1 and "--alpha is not allowed" in stderr
+    code, stdout, stderr = run("retune", db, "--model", "m", "--alpha", "0.5")
+    assert code == 0 and '"alpha": 0.5' in stdout, stderr
+    code, stdout, stderr = run("explain", db, "--model", "m", "--tokens", "test_tokens",
+                               "--top", "2", "--output", "why")
+    assert code == 0, stderr
+    code, stdout, _ = run("explain", db, "--model", "m", "--tokens", "test_tokens",
+                          "--doc", "100000", "--top", "3")
+    assert "(prior)" in stdout and "(other)" in stdout
+    code, _, stderr = run("weights", db, "--model", "m", "--output", "w")
+    assert code == 1 and "needs exactly two" in stderr
+    run("train", db, "--model", "ab", "--labels", "two")
+    code, _, stderr = run("weights", db, "--model", "ab", "--output", "w")
+    assert code == 0, stderr
+    code, _, stderr = run("export", db, "--model", "m", "--to", str(tmp_path / "file"))
+    assert code == 0, stderr
+    other = tmp_path / "other.sqlite"
+    code, _, stderr = run("import", f"sqlite:///{other}", str(tmp_path / "file"), "--model", "x")
+    assert code == 0, stderr
+    code, stdout, _ = run("models", f"sqlite:///{other}", "--json")
+    assert json.loads(stdout)[0]["model"] == "x"
+    code, stdout, stderr = run("tune", db, "--alpha", "0.1,1,10", "--folds", "3", "--json")
+    assert code == 0, stderr
+    result = json.loads(stdout)
+    assert result["best_alpha"] in (0.1, 1.0, 10.0) and len(result["results"]) == 3

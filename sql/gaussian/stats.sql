@@ -1,5 +1,6 @@
 -- Gaussian sufficient statistics, in two passes (mean, then squared deviations from it): per
--- (class, feature) n, mean and m2 over the non-missing values.
+-- (class, feature) n, mean and m2 over the non-missing values, each weighted by its row's
+-- sample weight (n is the summed weight).
 INSERT INTO sqlnb_gaussian_stats (model, class_id, feature, n, mean, m2)
 SELECT
   $model AS model,
@@ -7,7 +8,7 @@ SELECT
   m.feature AS feature,
   m.n AS n,
   m.mean AS mean,
-  SUM((x.value - m.mean) * (x.value - m.mean)) AS m2
+  SUM(l.weight * (x.value - m.mean) * (x.value - m.mean)) AS m2
 FROM $values AS x
 JOIN $labeled AS l
   ON l.doc_id = x.doc_id
@@ -15,8 +16,8 @@ JOIN (
   SELECT
     k.class_id AS class_id,
     v.feature AS feature,
-    CAST(COUNT(*) AS DOUBLE) AS n,
-    AVG(v.value) AS mean
+    SUM(k.weight) AS n,
+    SUM(k.weight * v.value) / NULLIF(SUM(k.weight), 0) AS mean
   FROM $values AS v
   JOIN $labeled AS k
     ON k.doc_id = v.doc_id

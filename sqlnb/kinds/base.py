@@ -26,6 +26,7 @@ class Kind:
     name: ClassVar[str]
     source: ClassVar[str]  # "tokens" or "table"
     tables: ClassVar[tuple[str, ...]]  # its own tables, besides sqlnb_classes and sqlnb_prior
+    counts: ClassVar[tuple[str, ...]]  # those of them that hold counts (the rest is derived)
     creates: ClassVar[tuple[str, ...]]
     hyperparameters: ClassVar[dict[str, Any]]  # the ones it accepts, with their defaults
     uses_prior: ClassVar[bool] = True
@@ -61,6 +62,14 @@ class Kind:
     def n_features(self, model: str, params: Params) -> exp.Expr:
         raise NotImplementedError
 
+    def explain(self, model: str, params: Params) -> exp.Expr:
+        """Per (doc_id, class_id, feature) the feature's score: the parts, not summed."""
+        raise NotImplementedError
+
+    def scores(self, model: str) -> exp.Expr:
+        """Per (class_id, word) the score of a word's presence, for the linear form."""
+        raise SqlnbError(f"a {self.name} model has no linear form (weights are for text kinds)")
+
     def resolve(self, given: Params) -> Params:
         """The hyperparameters with defaults filled in; ones the kind does not define refused."""
         resolved = dict(self.hyperparameters)
@@ -71,8 +80,6 @@ class Kind:
                 option = "--" + name.replace("_", "-")
                 raise SqlnbError(f"kind {self.name!r} does not use {option}")
             resolved[name] = value
-        if "beta" in resolved and resolved["beta"] is None:
-            resolved["beta"] = resolved["alpha"]
         for name in ("alpha", "beta", "prior_alpha", "var_smoothing"):
             value = resolved.get(name)
             if value is not None and not 0 <= value < float("inf"):

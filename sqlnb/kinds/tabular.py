@@ -34,6 +34,7 @@ class Tabular(Kind):
         "sqlnb_category_counts",
         "sqlnb_category_log_theta",
     )
+    counts = ("sqlnb_gaussian_stats", "sqlnb_category_counts")
     creates = (
         "catalog/create_gaussian_stats.sql",
         "catalog/create_gaussian.sql",
@@ -132,6 +133,19 @@ class Tabular(Kind):
                     "categorical/part.sql", model=model, values=exp.to_table(CATEGORIES)
                 )
             )
+        query = parts[0]
+        for part in parts[1:]:
+            query = exp.union(query, part, distinct=False)
+        return query
+
+    def explain(self, model: str, params: Params) -> exp.Expr:
+        parts: list[exp.Expr] = []
+        if GAUSSIAN in _likelihoods(params):
+            parts.append(templates.render("explain/gaussian.sql", model=model,
+                                          values=exp.to_table(NUMERIC)))
+        if CATEGORICAL in _likelihoods(params):
+            parts.append(templates.render("explain/categorical.sql", model=model,
+                                          values=exp.to_table(CATEGORIES)))
         query = parts[0]
         for part in parts[1:]:
             query = exp.union(query, part, distinct=False)

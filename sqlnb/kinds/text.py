@@ -43,12 +43,19 @@ class TextKind(Kind):
     def n_features(self, model: str, params: Params) -> exp.Expr:
         return templates.render("text/n_features.sql", model=model)
 
+    def explain(self, model: str, params: Params) -> exp.Expr:
+        return templates.render("explain/text.sql", model=model, tokens=exp.to_table(TOKENS))
+
+    def scores(self, model: str) -> exp.Expr:
+        return templates.render("weights/log_theta.sql", model=model)
+
 
 class Multinomial(TextKind):
     """A document is a bag of word counts."""
 
     name = "multinomial"
     tables = ("sqlnb_word_counts", "sqlnb_log_theta")
+    counts = ("sqlnb_word_counts",)
     creates = ("catalog/create_word_counts.sql", "catalog/create_log_theta.sql")
     hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, **PRIOR_DEFAULTS}
 
@@ -105,6 +112,7 @@ class Bernoulli(TextKind):
 
     name = "bernoulli"
     tables = ("sqlnb_word_counts", "sqlnb_log_theta", "sqlnb_log_absent")
+    counts = ("sqlnb_word_counts",)
     creates = (
         "catalog/create_word_counts.sql",
         "catalog/create_log_theta.sql",
@@ -120,10 +128,8 @@ class Bernoulli(TextKind):
         ]
 
     def derive(self, model: str, params: Params) -> list[exp.Expr]:
-        smoothing = {
-            "alpha": templates.number(params["alpha"]),
-            "beta": templates.number(params["beta"]),
-        }
+        beta = params["alpha"] if params["beta"] is None else params["beta"]  # default: alpha
+        smoothing = {"alpha": templates.number(params["alpha"]), "beta": templates.number(beta)}
         return [
             templates.render("bernoulli/log_theta.sql", model=model, **smoothing),
             templates.render("bernoulli/log_absent.sql", model=model, **smoothing),
@@ -134,3 +140,10 @@ class Bernoulli(TextKind):
 
     def parts(self, model: str, params: Params) -> exp.Expr:
         return templates.render("bernoulli/part.sql", model=model, tokens=exp.to_table(TOKENS))
+
+    def explain(self, model: str, params: Params) -> exp.Expr:
+        return templates.render("explain/bernoulli.sql", model=model,
+                                tokens=exp.to_table(TOKENS))
+
+    def scores(self, model: str) -> exp.Expr:
+        return templates.render("weights/presence.sql", model=model)

@@ -3,7 +3,8 @@ CREATE TEMPORARY TABLE sqlnb_outcomes AS
 WITH sqlnb_truth AS (
   SELECT DISTINCT
     "doc_id" AS doc_id,
-    "label" AS label
+    "label" AS label,
+    CAST(1 AS DOUBLE) AS weight
   FROM "labels" AS s
 ), sqlnb_input AS (
   SELECT

@@ -69,16 +69,18 @@ SELECT
   'spam' AS model,
   l.class_id AS class_id,
   CAST(l.label AS VARCHAR) AS label,
-  CAST(COUNT(*) AS DOUBLE) AS n_docs
+  SUM(l.weight) AS n_docs
 FROM (
   SELECT
     l.doc_id AS doc_id,
     l.label AS label,
+    l.weight AS weight,
     DENSE_RANK() OVER (ORDER BY l.label) - 1 AS class_id
   FROM (
     SELECT DISTINCT
       "doc_id" AS doc_id,
-      "label" AS label
+      "label" AS label,
+      CAST(1 AS DOUBLE) AS weight
     FROM "labels" AS s
   ) AS l
 ) AS l
@@ -95,7 +97,7 @@ SELECT
   'spam' AS model,
   l.class_id AS class_id,
   t.word AS word,
-  CAST(COUNT(*) AS DOUBLE) AS count
+  SUM(l.weight) AS count
 FROM (
   SELECT
     doc_id,
@@ -117,11 +119,13 @@ JOIN (
   SELECT
     l.doc_id AS doc_id,
     l.label AS label,
+    l.weight AS weight,
     DENSE_RANK() OVER (ORDER BY l.label) - 1 AS class_id
   FROM (
     SELECT DISTINCT
       "doc_id" AS doc_id,
-      "label" AS label
+      "label" AS label,
+      CAST(1 AS DOUBLE) AS weight
     FROM "labels" AS s
   ) AS l
 ) AS l
@@ -221,7 +225,7 @@ INSERT INTO sqlnb_models (
 SELECT
   'spam' AS model,
   'bernoulli' AS kind,
-  '{"alpha": 1.0, "beta": 1.0, "fit_prior": true, "class_prior": null, "prior_alpha": 0.0}' AS params,
+  '{"alpha": 1.0, "beta": null, "fit_prior": true, "class_prior": null, "prior_alpha": 0.0}' AS params,
   'VARCHAR' AS label_type,
   c.n_docs AS n_docs,
   c.n_classes AS n_classes,
