@@ -138,8 +138,10 @@ LowercaseOpt = Annotated[
 ]
 PatternOpt = Annotated[
     str | None,
-    typer.Option(help="Token regular expression (RE2) (default: runs of Unicode letters and "
-                 "digits, apostrophes inside words)."),
+    typer.Option(
+        help="Token regular expression (RE2) (default: runs of Unicode letters and "
+        "digits, apostrophes inside words)."
+    ),
 ]
 StopWordsOpt = Annotated[
     str | None,
@@ -234,15 +236,26 @@ def _data(
     if table is not None and docs is not None:
         raise SqlnbError("give --table or --docs, not both")
     if table is not None:
-        return Table(table, id_column or "id", label_column, _names(features) or None,
-                     _names(gaussian), _names(categorical), weight)
+        return Table(
+            table,
+            id_column or "id",
+            label_column,
+            _names(features) or None,
+            _names(gaussian),
+            _names(categorical),
+            weight,
+        )
     if docs is not None:
         return Docs(docs, id_column or "doc_id", text_column, label_column, weight)
     return Tokens(tokens, doc_column, word_column, count_column)
 
 
 def _labels(
-    labels: str | None, table: str | None, docs: str | None, doc_column: str, label_column: str,
+    labels: str | None,
+    table: str | None,
+    docs: str | None,
+    doc_column: str,
+    label_column: str,
     weight: str | None = None,
 ) -> Labels | None:
     """The labels table; without --labels, the --table's or --docs table's own label column."""
@@ -254,7 +267,10 @@ def _labels(
 
 
 def _tokenizer(
-    database: Database, lowercase: bool | None, pattern: str | None, stop_words: str | None,
+    database: Database,
+    lowercase: bool | None,
+    pattern: str | None,
+    stop_words: str | None,
     ngrams: str | None,
 ) -> Tokenizer | None:
     if lowercase is None and pattern is None and stop_words is None and ngrams is None:
@@ -267,34 +283,50 @@ def _tokenizer(
     )
 
 
-def _pruning(min_df: str | None, max_df: str | None, max_features: int | None
-             ) -> model.Pruning | None:
+def _pruning(
+    min_df: str | None, max_df: str | None, max_features: int | None
+) -> model.Pruning | None:
     if min_df is None and max_df is None and max_features is None:
         return None
-    return model.Pruning(model.parse_df(min_df or "1"), model.parse_df(max_df or "1.0"),
-                         max_features)
+    return model.Pruning(
+        model.parse_df(min_df or "1"), model.parse_df(max_df or "1.0"), max_features
+    )
 
 
 def _training(
-    database: Database, model_name: str, kind: Any, data: Tokens | Table | Docs,
-    labels: Labels | None, hyperparameters: dict[str, Any], tokenizer: Tokenizer | None,
-    pruning: model.Pruning | None, append: bool = False,
+    database: Database,
+    model_name: str,
+    kind: Any,
+    data: Tokens | Table | Docs,
+    labels: Labels | None,
+    hyperparameters: dict[str, Any],
+    tokenizer: Tokenizer | None,
+    pruning: model.Pruning | None,
+    append: bool = False,
 ) -> tuple[list[Any], Any, dict[str, Any]]:
     if append:
         given = [k for k, v in hyperparameters.items() if v is not None]
         if given or tokenizer is not None or pruning is not None:
             option = "--" + given[0].replace("_", "-") if given else "a tokenizer option"
-            raise SqlnbError(f"with --append the model's own settings apply: {option} is not "
-                             "allowed (use sqlnb retune to change smoothing or priors)")
-        statements, the_kind, params = model.append_statements(database, data, labels,
-                                                               model=model_name)
+            raise SqlnbError(
+                f"with --append the model's own settings apply: {option} is not "
+                "allowed (use sqlnb retune to change smoothing or priors)"
+            )
+        statements, the_kind, params = model.append_statements(
+            database, data, labels, model=model_name
+        )
         if kind is not None and kind.value != the_kind.name:
             raise SqlnbError(f"model {model_name!r} is {the_kind.name}, not {kind.value}")
         return statements, the_kind, params
     return model.training_statements(
-        database, data, labels, model=model_name,
-        kind_name=None if kind is None else kind.value, hyperparameters=hyperparameters,
-        tokenizer=tokenizer, pruning=pruning,
+        database,
+        data,
+        labels,
+        model=model_name,
+        kind_name=None if kind is None else kind.value,
+        hyperparameters=hyperparameters,
+        tokenizer=tokenizer,
+        pruning=pruning,
     )
 
 
@@ -343,16 +375,38 @@ def train(
     text (--docs), or from a wide table (--table)."""
     with opened(db, create=True) as database:
         statements, the_kind, params = _training(
-            database, model_name, kind, _data(tokens, table, docs, doc_column, word_column,
-            count_column, id_column, text_column, label_column, features, gaussian,
-            categorical, weight_column),
+            database,
+            model_name,
+            kind,
+            _data(
+                tokens,
+                table,
+                docs,
+                doc_column,
+                word_column,
+                count_column,
+                id_column,
+                text_column,
+                label_column,
+                features,
+                gaussian,
+                categorical,
+                weight_column,
+            ),
             _labels(labels, table, docs, doc_column, label_column, weight_column),
-            dict(alpha=alpha, beta=beta, norm=norm, fit_prior=fit_prior,
-                 class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
-                 prior_alpha=prior_alpha, var_smoothing=var_smoothing,
-                 sample_variance=sample_variance),
+            dict(
+                alpha=alpha,
+                beta=beta,
+                norm=norm,
+                fit_prior=fit_prior,
+                class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
+                prior_alpha=prior_alpha,
+                var_smoothing=var_smoothing,
+                sample_variance=sample_variance,
+            ),
             _tokenizer(database, lowercase, token_pattern, stop_words, ngrams),
-            _pruning(min_df, max_df, max_features), append,
+            _pruning(min_df, max_df, max_features),
+            append,
         )
         model.apply_training(database, model_name, statements, the_kind, params)
         info = model.load(database, model_name).info
@@ -381,11 +435,18 @@ def retune(
     without its training data."""
     with opened(db) as database:
         hyperparameters = dict(
-            alpha=alpha, beta=beta, norm=norm, fit_prior=fit_prior,
+            alpha=alpha,
+            beta=beta,
+            norm=norm,
+            fit_prior=fit_prior,
             class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
-            prior_alpha=prior_alpha, var_smoothing=var_smoothing, sample_variance=sample_variance)
-        statements, the_kind, params = model.retune_statements(database, model_name,
-                                                               hyperparameters)
+            prior_alpha=prior_alpha,
+            var_smoothing=var_smoothing,
+            sample_variance=sample_variance,
+        )
+        statements, the_kind, params = model.retune_statements(
+            database, model_name, hyperparameters
+        )
         model.apply_training(database, model_name, statements, the_kind, params)
     shown = {k: v for k, v in params.items() if k not in ("features", "tokenizer", "pruning")}
     out.print(f"retuned model {model_name!r}: {json.dumps(shown)}", markup=False)
@@ -416,8 +477,17 @@ def explain(
     contribution, and the prior's; they add up to the log-posterior difference."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
-                     text_column, "label")
+        data = _data(
+            tokens,
+            table,
+            docs,
+            doc_column,
+            word_column,
+            count_column,
+            id_column,
+            text_column,
+            "label",
+        )
         query = m.explanation_query(data, doc=doc, top=top)
         if output is not None:
             n = m.write(query, output, replace=replace)
@@ -480,7 +550,8 @@ def import_model(
 def tune_alpha(
     db: DbArg,
     alpha: Annotated[str, typer.Option(help="Alphas to try, comma-separated.")] = (
-        "0.01,0.1,0.5,1"),
+        "0.01,0.1,0.5,1"
+    ),
     folds: Annotated[int, typer.Option(help="Number of cross-validation folds.")] = 5,
     tokens: TokensOpt = "tokens",
     labels: LabelsOpt = None,
@@ -506,13 +577,27 @@ def tune_alpha(
     except ValueError:
         fail(f"--alpha {alpha!r} is not a comma-separated list of numbers")
     with opened(db) as database:
-        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
-                     text_column, label_column, weight=weight_column)
+        data = _data(
+            tokens,
+            table,
+            docs,
+            doc_column,
+            word_column,
+            count_column,
+            id_column,
+            text_column,
+            label_column,
+            weight=weight_column,
+        )
         result = model.tune(
-            database, data, _labels(labels, table, docs, doc_column, label_column,
-                                    weight_column),
-            alphas=alphas, folds=folds, kind=None if kind is None else kind.value,
-            tokenizer=_tokenizer(database, lowercase, token_pattern, stop_words, ngrams))
+            database,
+            data,
+            _labels(labels, table, docs, doc_column, label_column, weight_column),
+            alphas=alphas,
+            folds=folds,
+            kind=None if kind is None else kind.value,
+            tokenizer=_tokenizer(database, lowercase, token_pattern, stop_words, ngrams),
+        )
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return
@@ -540,7 +625,8 @@ def tokenize(
     with opened(db) as database:
         tokenizer = _tokenizer(database, lowercase, token_pattern, stop_words, ngrams)
         n = (tokenizer or Tokenizer()).write(
-            database, Docs(docs, id_column or "doc_id", text_column), output, replace=replace)
+            database, Docs(docs, id_column or "doc_id", text_column), output, replace=replace
+        )
     out.print(f"wrote {n} rows to {output}")
 
 
@@ -567,8 +653,17 @@ def predict(
     table (doc_id, label, proba)."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
-                     text_column, "label")
+        data = _data(
+            tokens,
+            table,
+            docs,
+            doc_column,
+            word_column,
+            count_column,
+            id_column,
+            text_column,
+            "label",
+        )
         n = m.predict_to(data, output, proba=proba, replace=replace, unseen=unseen)
     out.print(f"wrote {n} rows to {output}")
 
@@ -601,7 +696,8 @@ def classify(
         if (text_column is None) == (tokens is None):
             raise_error("give --text-column (raw text) or --tokens (a tokens table)")
         data: Tokens | Docs = (
-            Docs(table, id_name, text_column) if text_column is not None
+            Docs(table, id_name, text_column)
+            if text_column is not None
             else Tokens(tokens or "tokens", doc_column, word_column, count_column)
         )
         n = m.classify(table, id_name, data, into, proba_into)
@@ -631,8 +727,17 @@ def evaluate(
     """Accuracy, per-class precision/recall/F1, macro-F1, log-loss and the confusion matrix."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
-                     text_column, label_column)
+        data = _data(
+            tokens,
+            table,
+            docs,
+            doc_column,
+            word_column,
+            count_column,
+            id_column,
+            text_column,
+            label_column,
+        )
         result = m.evaluate(data, _labels(labels, table, docs, doc_column, label_column))
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
@@ -644,8 +749,13 @@ def evaluate(
     )
     per_class = Table_("label", "precision", "recall", "F1", "support")
     for label, r in result["per_class"].items():
-        per_class.add_row(label, f"{r['precision']:.4f}", f"{r['recall']:.4f}",
-                          f"{r['f1']:.4f}", str(r["support"]))
+        per_class.add_row(
+            label,
+            f"{r['precision']:.4f}",
+            f"{r['recall']:.4f}",
+            f"{r['f1']:.4f}",
+            str(r["support"]),
+        )
     out.print(per_class)
     labels_seen = list(result["per_class"])
     counts = {(c["true"], c["predicted"]): c["count"] for c in result["confusion"]}
@@ -763,10 +873,20 @@ def report(
     calibration, indicative words or features, misclassified documents, the model."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
-                     text_column, label_column)
-        numbers = write_report(m, data, _labels(labels, table, docs, doc_column, label_column),
-                               html)
+        data = _data(
+            tokens,
+            table,
+            docs,
+            doc_column,
+            word_column,
+            count_column,
+            id_column,
+            text_column,
+            label_column,
+        )
+        numbers = write_report(
+            m, data, _labels(labels, table, docs, doc_column, label_column), html
+        )
     out.print(
         f"wrote {html}: model {model_name!r} on {numbers['n_docs']} documents, accuracy "
         f"{numbers['accuracy']:.4f}, macro-F1 {numbers['macro_f1']:.4f}, log-loss "
@@ -828,16 +948,38 @@ def sql_train(
     """Print the SQL script that `sqlnb train` would run."""
     with opened(db) as database:
         statements, _, _ = _training(
-            database, model_name, kind, _data(tokens, table, docs, doc_column, word_column,
-            count_column, id_column, text_column, label_column, features, gaussian,
-            categorical, weight_column),
+            database,
+            model_name,
+            kind,
+            _data(
+                tokens,
+                table,
+                docs,
+                doc_column,
+                word_column,
+                count_column,
+                id_column,
+                text_column,
+                label_column,
+                features,
+                gaussian,
+                categorical,
+                weight_column,
+            ),
             _labels(labels, table, docs, doc_column, label_column, weight_column),
-            dict(alpha=alpha, beta=beta, norm=norm, fit_prior=fit_prior,
-                 class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
-                 prior_alpha=prior_alpha, var_smoothing=var_smoothing,
-                 sample_variance=sample_variance),
+            dict(
+                alpha=alpha,
+                beta=beta,
+                norm=norm,
+                fit_prior=fit_prior,
+                class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
+                prior_alpha=prior_alpha,
+                var_smoothing=var_smoothing,
+                sample_variance=sample_variance,
+            ),
             _tokenizer(database, lowercase, token_pattern, stop_words, ngrams),
-            _pruning(min_df, max_df, max_features), append,
+            _pruning(min_df, max_df, max_features),
+            append,
         )
         _print_script(statements, dialect.value, transaction=True)
 
@@ -861,8 +1003,17 @@ def sql_predict(
     """Print the SQL script that `sqlnb predict` would run."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
-                     text_column, "label")
+        data = _data(
+            tokens,
+            table,
+            docs,
+            doc_column,
+            word_column,
+            count_column,
+            id_column,
+            text_column,
+            "label",
+        )
         statements = m.prediction_statements(data, output, proba=proba, replace=True)
         _print_script(statements, dialect.value, transaction=False)
 
@@ -886,8 +1037,17 @@ def sql_evaluate(
     """Print the SQL script that `sqlnb evaluate` would run (confusion, per class, summary)."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        data = _data(tokens, table, docs, doc_column, word_column, count_column, id_column,
-                     text_column, label_column)
+        data = _data(
+            tokens,
+            table,
+            docs,
+            doc_column,
+            word_column,
+            count_column,
+            id_column,
+            text_column,
+            label_column,
+        )
         create, queries, drop_it = m.evaluation_statements(
             data, _labels(labels, table, docs, doc_column, label_column)
         )

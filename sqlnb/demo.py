@@ -32,30 +32,45 @@ def run(path: Path, console: Console) -> None:
     con = db.connection
     con.execute("CREATE OR REPLACE TABLE reviews AS SELECT * FROM read_parquet(?)", [str(DATA)])
     for split in ("train", "test"):
-        con.execute(f"CREATE OR REPLACE TABLE {split}_docs AS "
-                    f"SELECT doc_id, text, label FROM reviews WHERE split = '{split}'")
-    n_train, n_test = (con.execute(f"SELECT COUNT(*) FROM {s}_docs").fetchone()[0]
-                       for s in ("train", "test"))
-    console.print(f"[bold]sqlnb demo[/bold] in {path}: {n_train} training and {n_test} test "
-                  "fine-food reviews (labels: great, other)")
+        con.execute(
+            f"CREATE OR REPLACE TABLE {split}_docs AS "
+            f"SELECT doc_id, text, label FROM reviews WHERE split = '{split}'"
+        )
+    n_train, n_test = (
+        con.execute(f"SELECT COUNT(*) FROM {s}_docs").fetchone()[0] for s in ("train", "test")
+    )
+    console.print(
+        f"[bold]sqlnb demo[/bold] in {path}: {n_train} training and {n_test} test "
+        "fine-food reviews (labels: great, other)"
+    )
 
     model = sqlnb.train(db, Docs("train_docs"), model="reviews")
     info = model.info
-    console.print(f"trained multinomial model 'reviews' from raw text, tokenized in SQL: "
-                  f"{int(info['n_docs'])} documents, vocabulary of {info['n_features']} words")
+    console.print(
+        f"trained multinomial model 'reviews' from raw text, tokenized in SQL: "
+        f"{int(info['n_docs'])} documents, vocabulary of {info['n_features']} words"
+    )
 
     result = model.evaluate(Docs("test_docs"))
-    console.print(f"test split: accuracy {result['accuracy']:.4f}, macro-F1 "
-                  f"{result['macro_f1']:.4f}, log-loss {result['log_loss']:.4f} "
-                  "(CountVectorizer + MultinomialNB, same pattern: 0.8010)")
+    console.print(
+        f"test split: accuracy {result['accuracy']:.4f}, macro-F1 "
+        f"{result['macro_f1']:.4f}, log-loss {result['log_loss']:.4f} "
+        "(CountVectorizer + MultinomialNB, same pattern: 0.8010)"
+    )
     model.predict_to(Docs("test_docs"), "test_predictions", replace=True)
 
     con.execute("CREATE OR REPLACE TABLE sentences (id INTEGER, text VARCHAR)")
     con.executemany("INSERT INTO sentences VALUES (?, ?)", list(enumerate(SENTENCES, 1)))
-    query = ("SELECT text, sqlnb_classify('reviews', text), sqlnb_proba('reviews', text) "
-             "FROM sentences ORDER BY id")
-    table = Table("sentence", "label", "probability",
-                  title="classified with plain SQL: " + query.split(" FROM")[0])
+    query = (
+        "SELECT text, sqlnb_classify('reviews', text), sqlnb_proba('reviews', text) "
+        "FROM sentences ORDER BY id"
+    )
+    table = Table(
+        "sentence",
+        "label",
+        "probability",
+        title="classified with plain SQL: " + query.split(" FROM")[0],
+    )
     for text, label, p in con.execute(query).fetchall():
         table.add_row(text, label, f"{p:.3f}")
     console.print(table)
@@ -73,6 +88,7 @@ def run(path: Path, console: Console) -> None:
         "sqlnb_models, sqlnb_classes, sqlnb_word_counts, sqlnb_prior, sqlnb_log_theta; "
         "macros: sqlnb_classify, sqlnb_proba, sqlnb_predict"
     )
-    console.print(f"done in {time.perf_counter() - start:.1f} s. Try: sqlnb show {path} "
-                  "--model reviews")
+    console.print(
+        f"done in {time.perf_counter() - start:.1f} s. Try: sqlnb show {path} --model reviews"
+    )
     db.close()

@@ -47,8 +47,11 @@ def export_model(db: Database, name: str, path: Path) -> list[Path]:
         for table in _tables(model.kind_name):
             create = templates.render(CREATES[table])
             mem.execute(create.sql("duckdb"))
-            query = exp.select("*").from_(templates.table(table)).where(
-                exp.column("model").eq(exp.convert(name)))
+            query = (
+                exp.select("*")
+                .from_(templates.table(table))
+                .where(exp.column("model").eq(exp.convert(name)))
+            )
             rows = db.fetch(query)
             if rows:
                 marks = ", ".join("?" for _ in rows[0])
@@ -92,9 +95,13 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
         stale = {"sqlnb_models", "sqlnb_classes", "sqlnb_prior", *the_kind.tables}
         stale |= set(kind(previous[0]).tables) if previous else set()
         statements: list[exp.Expr] = [
-            templates.render(n) for n in ("catalog/create_models.sql",
-                                          "catalog/create_classes.sql",
-                                          "catalog/create_prior.sql", *the_kind.creates)
+            templates.render(n)
+            for n in (
+                "catalog/create_models.sql",
+                "catalog/create_classes.sql",
+                "catalog/create_prior.sql",
+                *the_kind.creates,
+            )
         ]
         statements += _deletes(name, sorted(stale))
         for table in _tables(info["kind"])[1:]:
@@ -105,11 +112,17 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
             names = [d[0] for d in relation.description]
             rows = relation.fetchall()
             for start in range(0, len(rows), BATCH):
-                values = [tuple(_value(name if c == "model" else v) for c, v in zip(names, r))
-                          for r in rows[start:start + BATCH]]
-                statements.append(exp.insert(
-                    exp.values([exp.Tuple(expressions=list(v)) for v in values]),
-                    templates.table(table), columns=names))
+                values = [
+                    tuple(_value(name if c == "model" else v) for c, v in zip(names, r))
+                    for r in rows[start : start + BATCH]
+                ]
+                statements.append(
+                    exp.insert(
+                        exp.values([exp.Tuple(expressions=list(v)) for v in values]),
+                        templates.table(table),
+                        columns=names,
+                    )
+                )
     statements += _parameters(name, the_kind, params, info["label_type"])
     with db.transaction():
         for statement in statements:

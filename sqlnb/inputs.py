@@ -52,8 +52,10 @@ class Tokens:
             return self.render(exp.convert(1))
         _require(db, self.table, columns, {"count": name})
         if db.dialect.name == "duckdb" and _is_text(columns[name]):
-            raise SqlnbError(f"column {name!r} of {self.table!r} holds text ({columns[name]}): "
-                             "counts must be numbers")
+            raise SqlnbError(
+                f"column {name!r} of {self.table!r} holds text ({columns[name]}): "
+                "counts must be numbers"
+            )
         return self.render(templates.column(name))
 
     def render(self, count: exp.Expr, source: exp.Expr | None = None) -> exp.Select:
@@ -167,8 +169,10 @@ class Table:
         for name in (*names, *self.gaussian, *self.categorical):
             _require(db, self.table, columns, {"feature": name})
             if name in skip:
-                raise SqlnbError(f"column {name!r} of {self.table!r} cannot be a feature: it "
-                                 "is the id, the label or the weight")
+                raise SqlnbError(
+                    f"column {name!r} of {self.table!r} cannot be a feature: it "
+                    "is the id, the label or the weight"
+                )
         both = set(self.gaussian) & set(self.categorical)
         if both:
             raise SqlnbError(f"feature {sorted(both)[0]!r} is both --gaussian and --categorical")

@@ -31,8 +31,9 @@ class _Text(Docs):
     """The macro's text argument as a one-row docs table."""
 
     def node(self) -> exp.Expr:
-        return exp.select(exp.convert(1).as_("doc_id"),
-                          exp.column("sqlnb_text").as_("text")).subquery("s")
+        return exp.select(
+            exp.convert(1).as_("doc_id"), exp.column("sqlnb_text").as_("text")
+        ).subquery("s")
 
     def _check(self, db: Database) -> None:
         pass
@@ -43,8 +44,9 @@ class _TokensArgument(Tokens):
     """The macro's tokens-table argument, read with query_table()."""
 
     def query(self, db: Database) -> exp.Select:
-        source = exp.Table(this=exp.Anonymous(this="query_table",
-                                              expressions=[exp.column("sqlnb_tokens")]))
+        source = exp.Table(
+            this=exp.Anonymous(this="query_table", expressions=[exp.column("sqlnb_tokens")])
+        )
         return self.render(templates.column("count"), source)
 
 

@@ -158,8 +158,11 @@ class Pruning:
     def apply(self, tokens: exp.Select, labels: exp.Select) -> exp.Select:
         """The tokens of the labeled documents, restricted to the kept vocabulary."""
         labeled = exp.select("doc_id").from_(labels.subquery("l"))
-        tokens = exp.select("*").from_(tokens.subquery("t")).where(
-            exp.column("doc_id").isin(query=labeled))
+        tokens = (
+            exp.select("*")
+            .from_(tokens.subquery("t"))
+            .where(exp.column("doc_id").isin(query=labeled))
+        )
         n_docs = exp.select(exp.func("COUNT", exp.Star())).from_(labels.subquery("n"))
 
         def bound(value: int | float) -> exp.Expr:
@@ -167,9 +170,13 @@ class Pruning:
                 return exp.Mul(this=templates.number(value), expression=n_docs.subquery())
             return exp.convert(value)
 
-        tree = templates.render("tokenize/prune.sql", tokens=tokens, min_df=bound(self.min_df),
-                                max_df=bound(self.max_df),
-                                max_features=self.max_features or 2**62)
+        tree = templates.render(
+            "tokenize/prune.sql",
+            tokens=tokens,
+            min_df=bound(self.min_df),
+            max_df=bound(self.max_df),
+            max_features=self.max_features or 2**62,
+        )
         assert isinstance(tree, exp.Select)
         return tree
 
@@ -224,8 +231,10 @@ def _check_labels(db: Database, query: exp.Select, name: str) -> list[str]:
     if row["null_label"]:
         raise SqlnbError(f"labels table {name!r} has {row['null_label']} rows with a NULL label")
     if row["bad_weight"]:
-        raise SqlnbError(f"labels table {name!r} has {row['bad_weight']} sample weights that are "
-                         "NULL, NaN, infinite or negative")
+        raise SqlnbError(
+            f"labels table {name!r} has {row['bad_weight']} sample weights that are "
+            "NULL, NaN, infinite or negative"
+        )
     if row["n_rows"] != row["n_docs"]:
         doc = db.fetch(templates.render("check/conflict.sql", labels=query))[0][0]
         raise SqlnbError(f"labels table {name!r} gives document {doc} two different labels")
@@ -261,8 +270,12 @@ class _Batch:
 
 
 def _read(
-    db: Database, source: Source, labels: str | Labels | None, the_kind: Kind,
-    params: dict[str, Any], pruning: Pruning | None = None,
+    db: Database,
+    source: Source,
+    labels: str | Labels | None,
+    the_kind: Kind,
+    params: dict[str, Any],
+    pruning: Pruning | None = None,
 ) -> _Batch:
     """Check the inputs (reads, never writes) and return them as queries."""
     if isinstance(source, Table):
@@ -281,8 +294,10 @@ def _read(
 
 
 def _deletes(model: str, tables: Sequence[str]) -> list[exp.Expr]:
-    return [templates.render("catalog/delete.sql", table=templates.table(t), model=model)
-            for t in tables]
+    return [
+        templates.render("catalog/delete.sql", table=templates.table(t), model=model)
+        for t in tables
+    ]
 
 
 def _parameters(
@@ -362,7 +377,10 @@ COLUMNS = {
 
 
 def append_statements(
-    db: Database, data: str | Source = "tokens", labels: str | Labels | None = None, *,
+    db: Database,
+    data: str | Source = "tokens",
+    labels: str | Labels | None = None,
+    *,
     model: str = "default",
 ) -> tuple[list[exp.Expr], Kind, dict[str, Any]]:
     """The statements that add a batch of labeled documents (or rows) to ``model`` by adding
@@ -373,17 +391,23 @@ def append_statements(
     source = _source(data)
     _kind_for(the_kind.name, source)
     if params.get("pruning"):
-        raise SqlnbError(f"model {model!r} was trained with vocabulary pruning, which depends "
-                         "on all documents at once: it cannot be appended to; train again")
+        raise SqlnbError(
+            f"model {model!r} was trained with vocabulary pruning, which depends "
+            "on all documents at once: it cannot be appended to; train again"
+        )
     batch = _read(db, source, labels, the_kind, params)
     if type_family(batch.label_type) != type_family(current.label_type):
-        raise SqlnbError(f"the new labels are {batch.label_type}, but model {model!r} was "
-                         f"trained on {current.label_type} labels")
+        raise SqlnbError(
+            f"the new labels are {batch.label_type}, but model {model!r} was "
+            f"trained on {current.label_type} labels"
+        )
     if params["class_prior"] is not None:
         new = sorted(set(batch.label_values) - set(params["class_prior"]))
         if new:
-            raise SqlnbError(f"class {new[0]!r} is new, but model {model!r} has given class "
-                             "priors that do not name it: retune with --class-prior first")
+            raise SqlnbError(
+                f"class {new[0]!r} is new, but model {model!r} has given class "
+                "priors that do not name it: retune with --class-prior first"
+            )
     staging, merged = model + "\x1fbatch", model + "\x1fmerged"
     counts = ("sqlnb_classes", *the_kind.counts)
     derived = ("sqlnb_prior", *(t for t in the_kind.tables if t not in the_kind.counts))
@@ -396,18 +420,25 @@ def append_statements(
         *_deletes(merged, counts),
         templates.render("train/classes.sql", model=staging, labeled=labeled),
         *the_kind.count(staging, batch.inputs, labeled),
-        templates.render("append/classes.sql", model=model, batch=staging, merged=merged,
-                         sort_key=sort_key),
-        *(templates.render(MERGES[t], model=model, batch=staging, merged=merged)
-          for t in the_kind.counts),
+        templates.render(
+            "append/classes.sql", model=model, batch=staging, merged=merged, sort_key=sort_key
+        ),
+        *(
+            templates.render(MERGES[t], model=model, batch=staging, merged=merged)
+            for t in the_kind.counts
+        ),
         *_deletes(model, ("sqlnb_models", *counts, *derived)),
         *_deletes(staging, counts),
     ]
     for table in counts:  # the merged counts become the model's
-        rows = exp.select(exp.convert(model).as_("model"), *COLUMNS[table]).from_(
-            templates.table(table)).where(exp.column("model").eq(exp.convert(merged)))
-        statements.append(exp.insert(rows, templates.table(table),
-                                     columns=["model", *COLUMNS[table]]))
+        rows = (
+            exp.select(exp.convert(model).as_("model"), *COLUMNS[table])
+            .from_(templates.table(table))
+            .where(exp.column("model").eq(exp.convert(merged)))
+        )
+        statements.append(
+            exp.insert(rows, templates.table(table), columns=["model", *COLUMNS[table]])
+        )
     statements += _deletes(merged, counts)
     statements += _parameters(model, the_kind, params, current.label_type)
     return statements, the_kind, params
@@ -468,15 +499,26 @@ def train(
         "sample_variance": sample_variance,
     }
     statements, the_kind, params = training_statements(
-        database, data, labels, model=model, kind_name=kind, hyperparameters=hyperparameters,
-        tokenizer=tokenizer, pruning=pruning,
+        database,
+        data,
+        labels,
+        model=model,
+        kind_name=kind,
+        hyperparameters=hyperparameters,
+        tokenizer=tokenizer,
+        pruning=pruning,
     )
     apply_training(database, model, statements, the_kind, params)
     return load(database, model)
 
 
-def append(db: Any, data: str | Source = "tokens", labels: str | Labels | None = None, *,
-           model: str = "default") -> Model:
+def append(
+    db: Any,
+    data: str | Source = "tokens",
+    labels: str | Labels | None = None,
+    *,
+    model: str = "default",
+) -> Model:
     """Add newly labeled documents (or rows) to a trained model (scikit-learn's partial_fit)."""
     database = connect(db)
     statements, the_kind, params = append_statements(database, data, labels, model=model)
@@ -498,9 +540,15 @@ class _Rollback(Exception):
 
 
 def tune(
-    db: Any, data: str | Source = "tokens", labels: str | Labels | None = None, *,
-    alphas: Sequence[float] = (0.01, 0.1, 0.5, 1.0), folds: int = 5, kind: str | None = None,
-    tokenizer: Tokenizer | None = None, **hyperparameters: Any,
+    db: Any,
+    data: str | Source = "tokens",
+    labels: str | Labels | None = None,
+    *,
+    alphas: Sequence[float] = (0.01, 0.1, 0.5, 1.0),
+    folds: int = 5,
+    kind: str | None = None,
+    tokenizer: Tokenizer | None = None,
+    **hyperparameters: Any,
 ) -> dict[str, Any]:
     """Choose alpha by k-fold cross-validation in SQL: folds by a hash of doc_id, each fold's
     vocabulary its training part's. Returns {"best_alpha", "results": [{"alpha", "accuracy",
@@ -526,22 +574,40 @@ def tune(
                 views = {}
                 for test in (False, True):
                     name = f"sqlnb_tune_{'test' if test else 'train'}"
-                    query = templates.render("tune/fold.sql", labels=normalized.subquery("l"),
-                                             folds=folds, fold=fold, test=test)
-                    database.execute(templates.render("catalog/drop_view.sql",
-                                                      view=exp.to_table(name)))
-                    database.execute(exp.Create(
-                        this=exp.to_table(name), kind="VIEW", expression=query,
-                        properties=exp.Properties(expressions=[exp.TemporaryProperty()])))
+                    query = templates.render(
+                        "tune/fold.sql",
+                        labels=normalized.subquery("l"),
+                        folds=folds,
+                        fold=fold,
+                        test=test,
+                    )
+                    database.execute(
+                        templates.render("catalog/drop_view.sql", view=exp.to_table(name))
+                    )
+                    database.execute(
+                        exp.Create(
+                            this=exp.to_table(name),
+                            kind="VIEW",
+                            expression=query,
+                            properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
+                        )
+                    )
                     views[test] = Labels(name, "doc_id", "label", "weight")
                 given = {**hyperparameters, "alpha": alphas[0]}
                 statements, the_kind, params = training_statements(
-                    database, source, views[False], model=scratch, kind_name=kind,
-                    hyperparameters=given, tokenizer=tokenizer)
+                    database,
+                    source,
+                    views[False],
+                    model=scratch,
+                    kind_name=kind,
+                    hyperparameters=given,
+                    tokenizer=tokenizer,
+                )
                 apply_training(database, scratch, statements, the_kind, params)
                 for alpha in alphas:
-                    statements, the_kind, params = retune_statements(database, scratch,
-                                                                     {"alpha": alpha})
+                    statements, the_kind, params = retune_statements(
+                        database, scratch, {"alpha": alpha}
+                    )
                     apply_training(database, scratch, statements, the_kind, params)
                     result = load(database, scratch).evaluate(source, views[True])
                     scores[alpha].append((result["accuracy"], result["log_loss"]))
@@ -549,8 +615,11 @@ def tune(
     except _Rollback:
         pass
     results = [
-        {"alpha": a, "accuracy": sum(s[0] for s in scores[a]) / folds,
-         "log_loss": sum(s[1] for s in scores[a]) / folds}
+        {
+            "alpha": a,
+            "accuracy": sum(s[0] for s in scores[a]) / folds,
+            "log_loss": sum(s[1] for s in scores[a]) / folds,
+        }
         for a in alphas
     ]
     best = max(results, key=lambda r: r["accuracy"])  # max keeps the first of equals
@@ -679,7 +748,11 @@ class Model:
         )
 
     def prediction_query(
-        self, data: str | Source, *, proba: bool = False, unseen: str = "ignore",
+        self,
+        data: str | Source,
+        *,
+        proba: bool = False,
+        unseen: str = "ignore",
         documents: exp.Select | None = None,
     ) -> exp.Select:
         """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
@@ -749,7 +822,11 @@ class Model:
         return int(self.db.fetch(count)[0][0])
 
     def classify(
-        self, table: str, id_column: str, data: str | Source, into: str,
+        self,
+        table: str,
+        id_column: str,
+        data: str | Source,
+        into: str,
         proba_into: str | None = None,
     ) -> int:
         """Write the predicted label (and its probability) into columns of the user's own
@@ -766,24 +843,39 @@ class Model:
         rows = templates.render("input/ids.sql", id=templates.column(id_column), source=target)
         assert isinstance(rows, exp.Select)
         predictions = self.prediction_query(data, documents=rows)
-        label_type = exp.DataType.build(self.label_type, dialect="duckdb") if type_family(
-            self.label_type) != "text" else exp.DataType.build("VARCHAR")
+        label_type = (
+            exp.DataType.build(self.label_type, dialect="duckdb")
+            if type_family(self.label_type) != "text"
+            else exp.DataType.build("VARCHAR")
+        )
         added = [(into, label_type, "label")]
         if proba_into is not None:
             added.append((proba_into, exp.DataType.build("DOUBLE"), "proba"))
         statements: list[exp.Expr] = [
-            exp.Alter(this=target.copy(), kind="TABLE", actions=[exp.ColumnDef(
-                this=exp.to_identifier(name, quoted=True), kind=kind, exists=True)])
+            exp.Alter(
+                this=target.copy(),
+                kind="TABLE",
+                actions=[
+                    exp.ColumnDef(this=exp.to_identifier(name, quoted=True), kind=kind, exists=True)
+                ],
+            )
             for name, kind, _ in added
         ]
-        statements.append(exp.Update(
-            this=target.copy().as_("sqlnb_target"),
-            expressions=[exp.column(name, quoted=True).eq(exp.column(value, table="p"))
-                         for name, _, value in added],
-            from_=exp.From(this=predictions.subquery("p")),
-            where=exp.Where(this=exp.column(id_column, table="sqlnb_target", quoted=True).eq(
-                exp.column("doc_id", table="p"))),
-        ))
+        statements.append(
+            exp.Update(
+                this=target.copy().as_("sqlnb_target"),
+                expressions=[
+                    exp.column(name, quoted=True).eq(exp.column(value, table="p"))
+                    for name, _, value in added
+                ],
+                from_=exp.From(this=predictions.subquery("p")),
+                where=exp.Where(
+                    this=exp.column(id_column, table="sqlnb_target", quoted=True).eq(
+                        exp.column("doc_id", table="p")
+                    )
+                ),
+            )
+        )
         with self.db.transaction():
             for statement in statements:
                 self.db.execute(statement)
@@ -813,21 +905,26 @@ class Model:
         query = self._with_posterior(final, data)
         if doc is None:
             return query
-        return exp.select("*").from_(query.subquery("e")).where(
-            exp.cast(exp.column("doc_id"), "VARCHAR").eq(exp.convert(str(doc))))
+        return (
+            exp.select("*")
+            .from_(query.subquery("e"))
+            .where(exp.cast(exp.column("doc_id"), "VARCHAR").eq(exp.convert(str(doc))))
+        )
 
-    def explain(self, data: str | Source, *, doc: str | None = None, top: int | None = None
-                ) -> Any:
+    def explain(self, data: str | Source, *, doc: str | None = None, top: int | None = None) -> Any:
         """The explanation as a lazy relation (see :meth:`explanation_query`)."""
         return self.db.relation(self.explanation_query(data, doc=doc, top=top))
 
     def weights_query(self) -> exp.Select:
         """(feature, weight): a two-class text model as a linear classifier."""
         if int(self.info.get("n_classes") or 0) != 2:
-            raise SqlnbError(f"model {self.name!r} has {self.info.get('n_classes')} classes: "
-                             "the linear form needs exactly two")
-        tree = templates.render("weights/text.sql", scores=self.kind.scores(self.name),
-                                base=self.kind.base(self.name))
+            raise SqlnbError(
+                f"model {self.name!r} has {self.info.get('n_classes')} classes: "
+                "the linear form needs exactly two"
+            )
+        tree = templates.render(
+            "weights/text.sql", scores=self.kind.scores(self.name), base=self.kind.base(self.name)
+        )
         assert isinstance(tree, exp.Select)
         return tree
 

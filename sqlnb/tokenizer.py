@@ -54,8 +54,9 @@ class Docs:
         for role, name in (("id", self.id), ("text", self.text)):
             if name not in columns:
                 have = ", ".join(columns)
-                raise SqlnbError(f"table {self.table!r} has no {role} column {name!r} "
-                                 f"(its columns: {have})")
+                raise SqlnbError(
+                    f"table {self.table!r} has no {role} column {name!r} (its columns: {have})"
+                )
 
 
 @dataclass(frozen=True)
@@ -75,8 +76,12 @@ class Tokenizer:
 
     @classmethod
     def from_dict(cls, settings: dict[str, Any]) -> Tokenizer:
-        return cls(settings["lowercase"], settings["pattern"], tuple(settings["stop_words"]),
-                   (int(settings["ngrams"][0]), int(settings["ngrams"][1])))
+        return cls(
+            settings["lowercase"],
+            settings["pattern"],
+            tuple(settings["stop_words"]),
+            (int(settings["ngrams"][0]), int(settings["ngrams"][1])),
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -85,23 +90,31 @@ class Tokenizer:
         """The query of the tokens table (doc_id, word, count) of a docs table; not
         ``grouped``, one row per occurrence with count 1 (as a model's input)."""
         if db.dialect.name != "duckdb":
-            raise SqlnbError("tokenizing text in SQL needs DuckDB: give a tokens table on "
-                             f"{db.dialect.name}")
+            raise SqlnbError(
+                f"tokenizing text in SQL needs DuckDB: give a tokens table on {db.dialect.name}"
+            )
         docs._check(db)
         text: exp.Expr = templates.column(docs.text)
         if self.lowercase:
             text = exp.Lower(this=text)
-        matches = templates.render("tokenize/matches.sql", id=templates.column(docs.id),
-                                   text=text, pattern=self.pattern, source=docs.node())
+        matches = templates.render(
+            "tokenize/matches.sql",
+            id=templates.column(docs.id),
+            text=text,
+            pattern=self.pattern,
+            source=docs.node(),
+        )
         assert isinstance(matches, exp.Select)
-        kept = templates.render("tokenize/kept.sql", matches=matches.subquery("m"),
-                                stop_words=_words(self.stop_words))
+        kept = templates.render(
+            "tokenize/kept.sql", matches=matches.subquery("m"), stop_words=_words(self.stop_words)
+        )
         low, high = self.ngrams
         grams: exp.Query = self._grams(low)
         for n in range(low + 1, high + 1):
             grams = exp.union(grams, self._grams(n), distinct=False)
-        counted = templates.render("tokenize/count.sql" if grouped else "tokenize/rows.sql",
-                                   grams=grams.subquery("g"))
+        counted = templates.render(
+            "tokenize/count.sql" if grouped else "tokenize/rows.sql", grams=grams.subquery("g")
+        )
         assert isinstance(counted, exp.Select)
         return counted.with_("sqlnb_kept", as_=kept)
 
@@ -127,10 +140,10 @@ class Tokenizer:
                 partition_by=[exp.column("doc_id", table="k")],
                 order=exp.Order(expressions=[exp.Ordered(this=exp.column("pos", table="k"))]),
             )
-            gram = exp.DPipe(this=exp.DPipe(this=gram, expression=exp.convert(" ")),
-                             expression=lead)
-        tree = templates.render("tokenize/ngrams.sql", gram=gram,
-                                kept=exp.to_table("sqlnb_kept"))
+            gram = exp.DPipe(
+                this=exp.DPipe(this=gram, expression=exp.convert(" ")), expression=lead
+            )
+        tree = templates.render("tokenize/ngrams.sql", gram=gram, kept=exp.to_table("sqlnb_kept"))
         assert isinstance(tree, exp.Select)
         return tree
 

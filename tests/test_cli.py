@@ -379,20 +379,25 @@ def test_growth_commands(trained: Path, tmp_path: Path):
     db = str(trained)
     with duckdb.connect(db) as con:
         con.execute("CREATE TABLE more AS SELECT doc_id, label FROM labels WHERE doc_id % 2 = 0")
-        con.execute("CREATE TABLE two AS SELECT doc_id, CASE WHEN label = 'class 00' THEN 'a' "
-                    "ELSE 'b' END AS label FROM labels")
+        con.execute(
+            "CREATE TABLE two AS SELECT doc_id, CASE WHEN label = 'class 00' THEN 'a' "
+            "ELSE 'b' END AS label FROM labels"
+        )
     code, stdout, stderr = run("train", db, "--model", "m", "--labels", "more", "--append")
     assert code == 0 and "appended to" in stdout, stderr
-    code, _, stderr = run("train", db, "--model", "m", "--labels", "more", "--append",
-                          "--alpha", "2")
+    code, _, stderr = run(
+        "train", db, "--model", "m", "--labels", "more", "--append", "--alpha", "2"
+    )
     assert code == 1 and "--alpha is not allowed" in stderr
     code, stdout, stderr = run("retune", db, "--model", "m", "--alpha", "0.5")
     assert code == 0 and '"alpha": 0.5' in stdout, stderr
-    code, stdout, stderr = run("explain", db, "--model", "m", "--tokens", "test_tokens",
-                               "--top", "2", "--output", "why")
+    code, stdout, stderr = run(
+        "explain", db, "--model", "m", "--tokens", "test_tokens", "--top", "2", "--output", "why"
+    )
     assert code == 0, stderr
-    code, stdout, _ = run("explain", db, "--model", "m", "--tokens", "test_tokens",
-                          "--doc", "100000", "--top", "3")
+    code, stdout, _ = run(
+        "explain", db, "--model", "m", "--tokens", "test_tokens", "--doc", "100000", "--top", "3"
+    )
     assert "(prior)" in stdout and "(other)" in stdout
     code, _, stderr = run("weights", db, "--model", "m", "--output", "w")
     assert code == 1 and "needs exactly two" in stderr

@@ -8,13 +8,13 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import random_corpus
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.model_selection import GridSearchCV, PredefinedSplit
 from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, GaussianNB, MultinomialNB
 from sklearn.pipeline import Pipeline
 
 import sqlnb
-from conftest import random_corpus
 from sqlnb.errors import SqlnbError
 from sqlnb.files import export_model, import_model
 
@@ -28,10 +28,15 @@ def load(con, name: str, frame: pd.DataFrame) -> None:
 def table_frame(seed: int, n: int = 240) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 3, n)
-    return pd.DataFrame({"id": np.arange(n), "a": rng.normal(size=n) * 3 + y,
-                         "b": rng.normal(size=n) + y * 0.5,
-                         "c": [f"v{v}" for v in (rng.integers(0, 3, n) + y) % 4],
-                         "label": [f"k{v}" for v in y]})
+    return pd.DataFrame(
+        {
+            "id": np.arange(n),
+            "a": rng.normal(size=n) * 3 + y,
+            "b": rng.normal(size=n) + y * 0.5,
+            "c": [f"v{v}" for v in (rng.integers(0, 3, n) + y) % 4],
+            "label": [f"k{v}" for v in y],
+        }
+    )
 
 
 def log_probas(model: sqlnb.Model, data) -> dict:
@@ -39,9 +44,12 @@ def log_probas(model: sqlnb.Model, data) -> dict:
 
 
 def counts(con, model: str, table: str, keys: str) -> list:
-    return sorted(con.execute(
-        f"SELECT c.label, {keys} FROM {table} AS t JOIN sqlnb_classes AS c "
-        f"ON c.model = t.model AND c.class_id = t.class_id WHERE t.model = '{model}'").fetchall())
+    return sorted(
+        con.execute(
+            f"SELECT c.label, {keys} FROM {table} AS t JOIN sqlnb_classes AS c "
+            f"ON c.model = t.model AND c.class_id = t.class_id WHERE t.model = '{model}'"
+        ).fetchall()
+    )
 
 
 TEXT_KINDS = ["multinomial", "bernoulli", "complement"]
@@ -61,8 +69,9 @@ def test_append_equals_training_on_the_union(con, kind, batches):
         load(con, "t", frame)
         features = FEATURES[kind]
         labels, data, test = frame, sqlnb.Table("t", features=features), sqlnb.Table("t")
-    whole = sqlnb.train(con, data, "train_labels" if kind in TEXT_KINDS else None,
-                        model="whole", kind=kind)
+    whole = sqlnb.train(
+        con, data, "train_labels" if kind in TEXT_KINDS else None, model="whole", kind=kind
+    )
     # Batches by id; the first lacks a class, so a new class appears on appending.
     ids = labels.iloc[:, 0].to_numpy()
     order = np.argsort((ids * 7919) % 1009, kind="stable")
@@ -86,9 +95,12 @@ def test_append_equals_training_on_the_union(con, kind, batches):
         else:
             grown = sqlnb.append(con, source, given, model="grown")
     assert counts(con, "grown", "sqlnb_classes", "t.n_docs") == counts(
-        con, "whole", "sqlnb_classes", "t.n_docs")
-    for table, keys in {"sqlnb_word_counts": "t.word, t.count",
-                        "sqlnb_category_counts": "t.feature, t.value, t.count"}.items():
+        con, "whole", "sqlnb_classes", "t.n_docs"
+    )
+    for table, keys in {
+        "sqlnb_word_counts": "t.word, t.count",
+        "sqlnb_category_counts": "t.feature, t.value, t.count",
+    }.items():
         if table in grown.kind.counts:
             assert counts(con, "grown", table, keys) == counts(con, "whole", table, keys)
     if "sqlnb_gaussian_stats" in grown.kind.counts:
@@ -134,13 +146,18 @@ def test_append_equals_partial_fit(con):
     got = log_probas(model, sqlnb.Table("g"))
     # scikit-learn takes epsilon from the first batch only; sqlnb from the union: compare the
     # means and variances without it.
-    stats = {(int(label), f): (m, v) for label, f, m, v in con.execute(
-        "SELECT label, feature, mean, var FROM sqlnb_gaussian WHERE model = 'g'").fetchall()}
+    stats = {
+        (int(label), f): (m, v)
+        for label, f, m, v in con.execute(
+            "SELECT label, feature, mean, var FROM sqlnb_gaussian WHERE model = 'g'"
+        ).fetchall()
+    }
     for k in (0, 1):
         for j, f in enumerate("abcd"):
             assert stats[k, f][0] == pytest.approx(gaussian.theta_[k, j], abs=1e-12)
             assert stats[k, f][1] - model.params["var_smoothing"] * 0 == pytest.approx(
-                gaussian.var_[k, j] - gaussian.epsilon_, rel=1e-9, abs=1e-8)
+                gaussian.var_[k, j] - gaussian.epsilon_, rel=1e-9, abs=1e-8
+            )
     assert got
 
 
@@ -159,16 +176,23 @@ def test_retune_equals_training_with_those_settings(con):
     corpus = random_corpus(106, n_classes=3, vocab=300)
     corpus.load(con)
     sqlnb.train(con, "train_tokens", "train_labels", model="m", kind="bernoulli")
-    expected = sqlnb.train(con, "train_tokens", "train_labels", model="e", kind="bernoulli",
-                           alpha=0.3, beta=2.0, prior_alpha=1.5)
+    expected = sqlnb.train(
+        con,
+        "train_tokens",
+        "train_labels",
+        model="e",
+        kind="bernoulli",
+        alpha=0.3,
+        beta=2.0,
+        prior_alpha=1.5,
+    )
     con.execute("ALTER TABLE train_tokens RENAME TO gone")
     con.execute("ALTER TABLE train_labels RENAME TO gone_labels")
     model = sqlnb.retune(con, "m", alpha=0.3, beta=2.0, prior_alpha=1.5)
     a, b = log_probas(model, "test_tokens"), log_probas(expected, "test_tokens")
     assert max(abs(a[k] - b[k]) for k in a) <= 1e-12
     assert model.params["alpha"] == 0.3 and model.params["beta"] == 2.0
-    given = sqlnb.retune(con, "m", class_prior={"class 00": 0.2, "class 01": 0.3,
-                                                "class 02": 0.5})
+    given = sqlnb.retune(con, "m", class_prior={"class 00": 0.2, "class 01": 0.3, "class 02": 0.5})
     assert [round(math.exp(c["log_prior"]), 12) for c in given.classes()] == [0.2, 0.3, 0.5]
     back = sqlnb.retune(con, "m", fit_prior=True)
     assert back.params["class_prior"] is None
@@ -184,9 +208,10 @@ def test_retune_equals_training_with_those_settings(con):
     assert max(abs(a[k] - b[k]) for k in a) <= 1e-12
 
 
-@pytest.mark.parametrize("kind,estimator", [("multinomial", MultinomialNB),
-                                            ("bernoulli", BernoulliNB),
-                                            ("complement", ComplementNB)])
+@pytest.mark.parametrize(
+    "kind,estimator",
+    [("multinomial", MultinomialNB), ("bernoulli", BernoulliNB), ("complement", ComplementNB)],
+)
 def test_sample_weights_text(con, kind, estimator):
     corpus = random_corpus(108, n_classes=3, vocab=300, n_train=120)
     corpus.load(con)
@@ -194,8 +219,9 @@ def test_sample_weights_text(con, kind, estimator):
     weights = rng.integers(1, 4, len(corpus.train_labels)).astype(float)
     labels = corpus.train_labels.assign(w=weights)
     load(con, "weighted", labels)
-    model = sqlnb.train(con, "train_tokens", sqlnb.Labels("weighted", weight="w"), kind=kind,
-                        model="w")
+    model = sqlnb.train(
+        con, "train_tokens", sqlnb.Labels("weighted", weight="w"), kind=kind, model="w"
+    )
     X, y, X_test, docs = corpus.matrices()
     reference = estimator().fit(X, y, sample_weight=weights)
     got = log_probas(model, "test_tokens")
@@ -208,11 +234,14 @@ def test_sample_weights_text(con, kind, estimator):
     repeated = repeated.assign(doc_id=np.arange(len(repeated)) + 10**6, src=repeated["doc_id"])
     load(con, "rep_labels", repeated[["doc_id", "label"]])
     con.register("rep", repeated)
-    con.execute("CREATE TABLE rep_tokens AS SELECT r.doc_id, t.word, t.count FROM rep AS r "
-                "JOIN train_tokens AS t ON t.doc_id = r.src")
+    con.execute(
+        "CREATE TABLE rep_tokens AS SELECT r.doc_id, t.word, t.count FROM rep AS r "
+        "JOIN train_tokens AS t ON t.doc_id = r.src"
+    )
     again = sqlnb.train(con, "rep_tokens", "rep_labels", kind=kind, model="r")
     assert counts(con, "w", "sqlnb_word_counts", "t.word, t.count") == counts(
-        con, "r", "sqlnb_word_counts", "t.word, t.count")
+        con, "r", "sqlnb_word_counts", "t.word, t.count"
+    )
     a, b = log_probas(model, "test_tokens"), log_probas(again, "test_tokens")
     assert max(abs(a[k] - b[k]) for k in a) <= 1e-12
 
@@ -222,16 +251,18 @@ def test_sample_weights_tables(con):
     rng = np.random.default_rng(111)
     frame["w"] = rng.integers(1, 4, len(frame)).astype(float)
     load(con, "t", frame)
-    gaussian = sqlnb.train(con, sqlnb.Table("t", features=("a", "b"), weight="w"),
-                           kind="gaussian", model="g")
+    gaussian = sqlnb.train(
+        con, sqlnb.Table("t", features=("a", "b"), weight="w"), kind="gaussian", model="g"
+    )
     reference = GaussianNB().fit(frame[["a", "b"]], frame["label"], sample_weight=frame["w"])
     got = log_probas(gaussian, sqlnb.Table("t"))
     expected = reference.predict_log_proba(frame[["a", "b"]])
     for i in range(len(frame)):
         for j, c in enumerate(reference.classes_):
             assert got[i, c] == pytest.approx(expected[i, j], abs=1e-8)
-    categorical = sqlnb.train(con, sqlnb.Table("t", features=("c",), weight="w"),
-                              kind="categorical", model="c")
+    categorical = sqlnb.train(
+        con, sqlnb.Table("t", features=("c",), weight="w"), kind="categorical", model="c"
+    )
     codes = frame["c"].str[1:].astype(int).to_numpy()[:, None]
     reference = CategoricalNB().fit(codes, frame["label"], sample_weight=frame["w"])
     got = log_probas(categorical, sqlnb.Table("t"))
@@ -259,7 +290,7 @@ def test_explanations_add_up(con, kind):
     for top in (None, 3):
         totals: dict = {}
         rows = model.explain(data, top=top).fetchall()
-        for d, feature, contribution in rows:
+        for d, _, contribution in rows:
             totals[d] = totals.get(d, 0.0) + contribution
         assert totals.keys() == probas.keys()
         for d, lps in probas.items():
@@ -281,14 +312,16 @@ def test_linear_form_gives_the_log_odds(con, kind):
     model = sqlnb.train(con, "train_tokens", "train_labels", kind=kind)
     model.write(model.weights_query(), "w")
     presence = "1" if kind == "bernoulli" else "t.count"
-    scored = dict(con.execute(f"""
+    scored = dict(
+        con.execute(f"""
         SELECT d.doc_id, COALESCE(s.score, 0) + (SELECT weight FROM w WHERE feature = '(bias)')
         FROM (SELECT DISTINCT doc_id FROM test_tokens) AS d
         LEFT JOIN (SELECT t.doc_id, SUM({presence} * w.weight) AS score
                    FROM (SELECT doc_id, word, SUM(count) AS count FROM test_tokens
                          GROUP BY doc_id, word) AS t
                    JOIN w ON w.feature = t.word GROUP BY t.doc_id) AS s
-          ON s.doc_id = d.doc_id""").fetchall())
+          ON s.doc_id = d.doc_id""").fetchall()
+    )
     lp = log_probas(model, "test_tokens")
     for d, score in scored.items():
         assert score == pytest.approx(lp[d, "class 01"] - lp[d, "class 00"], abs=1e-9)
@@ -304,8 +337,9 @@ def test_linear_form_gives_the_log_odds(con, kind):
 def test_model_files_travel_between_engines(con, engine, tmp_path):
     corpus = random_corpus(116, n_classes=3, vocab=200, n_train=90, label_kind="int")
     corpus.load(con)
-    model = sqlnb.train(con, "train_tokens", "train_labels", model="m", kind="bernoulli",
-                        alpha=0.3, beta=2.0)
+    model = sqlnb.train(
+        con, "train_tokens", "train_labels", model="m", kind="bernoulli", alpha=0.3, beta=2.0
+    )
     export_model(model.db, "m", tmp_path / "m")
     engine.load("test_tokens", corpus.test_tokens)
     engine.load("train_tokens", corpus.train_tokens)
@@ -330,15 +364,25 @@ def test_tune_picks_gridsearchcv_alpha(con):
     result = sqlnb.tune(con, sqlnb.Docs("docs"), alphas=alphas, folds=4)
     assert con.execute("SELECT table_name FROM information_schema.tables").fetchall() == tables
     folds = dict(con.execute("SELECT doc_id, hash(doc_id) % 4 FROM docs").fetchall())
-    pipeline = Pipeline([("v", CountVectorizer(token_pattern=PYTHON_PATTERN)),
-                         ("nb", MultinomialNB())])
-    search = GridSearchCV(pipeline, {"nb__alpha": alphas},
-                          cv=PredefinedSplit([folds[d] for d in docs["doc_id"]]),
-                          scoring={"accuracy": "accuracy", "log_loss": "neg_log_loss"},
-                          refit="accuracy").fit(docs["text"], docs["label"])
+    pipeline = Pipeline(
+        [("v", CountVectorizer(token_pattern=PYTHON_PATTERN)), ("nb", MultinomialNB())]
+    )
+    search = GridSearchCV(
+        pipeline,
+        {"nb__alpha": alphas},
+        cv=PredefinedSplit([folds[d] for d in docs["doc_id"]]),
+        scoring={"accuracy": "accuracy", "log_loss": "neg_log_loss"},
+        refit="accuracy",
+    ).fit(docs["text"], docs["label"])
     assert result["best_alpha"] == search.best_params_["nb__alpha"]
-    np.testing.assert_allclose([r["accuracy"] for r in result["results"]],
-                               search.cv_results_["mean_test_accuracy"], atol=1e-12)
-    np.testing.assert_allclose([r["log_loss"] for r in result["results"]],
-                               -search.cv_results_["mean_test_log_loss"], atol=1e-9)
+    np.testing.assert_allclose(
+        [r["accuracy"] for r in result["results"]],
+        search.cv_results_["mean_test_accuracy"],
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        [r["log_loss"] for r in result["results"]],
+        -search.cv_results_["mean_test_log_loss"],
+        atol=1e-9,
+    )
     assert len({r["accuracy"] for r in result["results"]}) > 1, "alpha should matter here"

@@ -141,11 +141,15 @@ class Tabular(Kind):
     def explain(self, model: str, params: Params) -> exp.Expr:
         parts: list[exp.Expr] = []
         if GAUSSIAN in _likelihoods(params):
-            parts.append(templates.render("explain/gaussian.sql", model=model,
-                                          values=exp.to_table(NUMERIC)))
+            parts.append(
+                templates.render("explain/gaussian.sql", model=model, values=exp.to_table(NUMERIC))
+            )
         if CATEGORICAL in _likelihoods(params):
-            parts.append(templates.render("explain/categorical.sql", model=model,
-                                          values=exp.to_table(CATEGORIES)))
+            parts.append(
+                templates.render(
+                    "explain/categorical.sql", model=model, values=exp.to_table(CATEGORIES)
+                )
+            )
         query = parts[0]
         for part in parts[1:]:
             query = exp.union(query, part, distinct=False)

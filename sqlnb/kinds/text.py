@@ -23,8 +23,10 @@ class TextKind(Kind):
         if isinstance(source, Docs):
             settings = params.get("tokenizer")
             if settings is None:
-                raise SqlnbError("this model was trained from a tokens table, so it has no "
-                                 "tokenizer: classify a tokens table (--tokens)")
+                raise SqlnbError(
+                    "this model was trained from a tokens table, so it has no "
+                    "tokenizer: classify a tokens table (--tokens)"
+                )
             return {TOKENS: Tokenizer.from_dict(settings).tokens(source, db, grouped=False)}
         if not isinstance(source, Tokens):
             raise SqlnbError(f"a {self.name} model reads a tokens table, not --table")
@@ -142,8 +144,7 @@ class Bernoulli(TextKind):
         return templates.render("bernoulli/part.sql", model=model, tokens=exp.to_table(TOKENS))
 
     def explain(self, model: str, params: Params) -> exp.Expr:
-        return templates.render("explain/bernoulli.sql", model=model,
-                                tokens=exp.to_table(TOKENS))
+        return templates.render("explain/bernoulli.sql", model=model, tokens=exp.to_table(TOKENS))
 
     def scores(self, model: str) -> exp.Expr:
         return templates.render("weights/presence.sql", model=model)
