@@ -13,6 +13,8 @@ SELECT
   END AS log_theta
 FROM sqlnb_classes AS c
 CROSS JOIN (SELECT DISTINCT word FROM sqlnb_word_counts WHERE model = $model) AS v
-LEFT JOIN sqlnb_word_counts AS w
-  ON w.model = c.model AND w.class_id = c.class_id AND w.word = v.word
+LEFT JOIN (
+  SELECT class_id, word, count FROM sqlnb_word_counts WHERE model = $model
+) AS w
+  ON w.class_id = c.class_id AND w.word = v.word
 WHERE c.model = $model

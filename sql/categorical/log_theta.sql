@@ -30,6 +30,8 @@ LEFT JOIN (
   GROUP BY class_id, feature
 ) AS n
   ON n.class_id = c.class_id AND n.feature = v.feature
-LEFT JOIN sqlnb_category_counts AS w
-  ON w.model = c.model AND w.class_id = c.class_id AND w.feature = v.feature AND w.value = v.value
+LEFT JOIN (
+  SELECT class_id, feature, value, count FROM sqlnb_category_counts WHERE model = $model
+) AS w
+  ON w.class_id = c.class_id AND w.feature = v.feature AND w.value = v.value
 WHERE c.model = $model

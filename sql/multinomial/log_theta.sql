@@ -22,6 +22,8 @@ LEFT JOIN (
   SELECT class_id, SUM(count) AS total FROM sqlnb_word_counts WHERE model = $model GROUP BY class_id
 ) AS n
   ON n.class_id = c.class_id
-LEFT JOIN sqlnb_word_counts AS w
-  ON w.model = c.model AND w.class_id = c.class_id AND w.word = v.word
+LEFT JOIN (
+  SELECT class_id, word, count FROM sqlnb_word_counts WHERE model = $model
+) AS w
+  ON w.class_id = c.class_id AND w.word = v.word
 WHERE c.model = $model

@@ -180,8 +180,16 @@ CROSS JOIN (
   WHERE
     model = 'spam'
 ) AS v
-LEFT JOIN sqlnb_word_counts AS w
-  ON w.model = c.model AND w.class_id = c.class_id AND w.word = v.word
+LEFT JOIN (
+  SELECT
+    class_id,
+    word,
+    count
+  FROM sqlnb_word_counts
+  WHERE
+    model = 'spam'
+) AS w
+  ON w.class_id = c.class_id AND w.word = v.word
 WHERE
   c.model = 'spam';
 INSERT INTO sqlnb_log_absent (
@@ -207,8 +215,16 @@ CROSS JOIN (
   WHERE
     model = 'spam'
 ) AS v
-LEFT JOIN sqlnb_word_counts AS w
-  ON w.model = c.model AND w.class_id = c.class_id AND w.word = v.word
+LEFT JOIN (
+  SELECT
+    class_id,
+    word,
+    count
+  FROM sqlnb_word_counts
+  WHERE
+    model = 'spam'
+) AS w
+  ON w.class_id = c.class_id AND w.word = v.word
 WHERE
   c.model = 'spam';
 INSERT INTO sqlnb_models (
