@@ -848,34 +848,44 @@ class Model:
             if type_family(self.label_type) != "text"
             else exp.DataType.build("VARCHAR")
         )
-        added = [(into, label_type, "label")]
+        written = {into: ("label", label_type)}
         if proba_into is not None:
-            added.append((proba_into, exp.DataType.build("DOUBLE"), "proba"))
-        statements: list[exp.Expr] = [
-            exp.Alter(
-                this=target.copy(),
-                kind="TABLE",
-                actions=[
-                    exp.ColumnDef(this=exp.to_identifier(name, quoted=True), kind=kind, exists=True)
-                ],
-            )
-            for name, kind, _ in added
-        ]
-        statements.append(
-            exp.Update(
+            written[proba_into] = ("proba", exp.DataType.build("DOUBLE"))
+        statements: list[exp.Expr]
+        if self.db.dialect.delete:  # UPDATE exists: add the missing columns, then update them
+            statements = [
+                exp.Alter(this=target.copy(), kind="TABLE", actions=[
+                    exp.ColumnDef(this=exp.to_identifier(name, quoted=True), kind=kind)])
+                for name, (_, kind) in written.items() if name not in columns
+            ]
+            statements.append(exp.Update(
                 this=target.copy().as_("sqlnb_target"),
-                expressions=[
-                    exp.column(name, quoted=True).eq(exp.column(value, table="p"))
-                    for name, _, value in added
-                ],
+                expressions=[exp.column(name, quoted=True).eq(exp.column(value, table="p"))
+                             for name, (value, _) in written.items()],
                 from_=exp.From(this=predictions.subquery("p")),
-                where=exp.Where(
-                    this=exp.column(id_column, table="sqlnb_target", quoted=True).eq(
-                        exp.column("doc_id", table="p")
-                    )
-                ),
-            )
-        )
+                where=exp.Where(this=exp.column(id_column, table="sqlnb_target", quoted=True)
+                                .eq(exp.column("doc_id", table="p"))),
+            ))
+        else:  # no UPDATE (Spark's file tables): rewrite the table with the new columns
+            staging = exp.to_table("sqlnb_classify_staging")
+            select = [
+                exp.cast(exp.column(written[c][0], table="p"), written[c][1]).as_(c, quoted=True)
+                if c in written else exp.column(c, table="t", quoted=True)
+                for c in columns
+            ]
+            select += [exp.cast(exp.column(value, table="p"), kind).as_(name, quoted=True)
+                       for name, (value, kind) in written.items() if name not in columns]
+            rewritten = exp.select(*select).from_(target.copy().as_("t")).join(
+                predictions.subquery("p"), join_type="LEFT",
+                on=exp.column(id_column, table="t", quoted=True).eq(
+                    exp.column("doc_id", table="p")))
+            statements = [
+                templates.render("catalog/drop_table.sql", table=staging.copy()),
+                exp.Create(this=staging.copy(), kind="TABLE", expression=rewritten),
+                templates.render("catalog/drop_table.sql", table=target.copy()),
+                exp.Alter(this=staging.copy(), kind="TABLE",
+                          actions=[exp.AlterRename(this=target.copy())]),
+            ]
         with self.db.transaction():
             for statement in statements:
                 self.db.execute(statement)

@@ -217,3 +217,27 @@ def test_spark_url_honours_spark_conf_dir(tmp_path):
     [listed] = json.loads(sqlnb_cli("models", "spark://local[1]", "--json"))
     assert listed["model"] == "spam" and listed["classes"] == ["class 00", "class 01", "class 02"]
     assert (tmp_path / "warehouse" / "sqlnb_models").exists()
+
+
+def test_classify_in_place_on_every_engine(engine, reference):
+    frames = text_frames(10, "text")
+    ids = sorted(set(frames["test_tokens"]["doc_id"]))
+    frames["emails"] = pd.DataFrame({"id": ids + [5_000_000],
+                                     "subject": [f"s{i}" for i in range(len(ids) + 1)],
+                                     "score": np.arange(len(ids) + 1) * 0.5})
+    for e in (engine, reference):
+        for name, frame in frames.items():
+            e.load(name, frame)
+    results = []
+    for e in (engine, reference):
+        model = sqlnb.train(e.db, "train_tokens", "train_labels")
+        model.classify("emails", "id", sqlnb.Tokens("test_tokens"), "predicted", "p")
+        model.classify("emails", "id", sqlnb.Tokens("test_tokens"), "predicted")  # again
+        assert list(e.db.columns(exp.to_table("emails"))) == ["id", "subject", "score",
+                                                              "predicted", "p"]
+        rows = e.db.fetch(exp.select("*").from_(exp.to_table("emails")))
+        results.append(sorted(rows))
+    got, expected = results
+    assert [r[:4] for r in got] == [r[:4] for r in expected]
+    assert all(abs(a[4] - b[4]) <= 1e-12 for a, b in zip(got, expected))
+    assert [r[:3] for r in got] == sorted(frames["emails"].itertuples(index=False, name=None))
