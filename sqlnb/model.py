@@ -172,12 +172,13 @@ class Pruning:
 
         tree = templates.render(
             "tokenize/prune.sql",
-            tokens=tokens,
+            tokens=exp.to_table("sqlnb_unpruned"),  # read twice: one CTE, not two copies
             min_df=bound(self.min_df),
             max_df=bound(self.max_df),
             max_features=self.max_features or 2**62,
         )
         assert isinstance(tree, exp.Select)
+        tree = tree.with_("sqlnb_unpruned", as_=tokens)
         return tree
 
 

@@ -42,13 +42,25 @@ def names() -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.sql"))
 
 
+def for_dialect(name: str, dialect: str) -> str:
+    """The template to use on a dialect: ``a/b.<dialect>.sql`` where the step needs a construct
+    that DuckDB's dialect cannot spell for it (written in that dialect), else ``a/b.sql``."""
+    override = name.removesuffix(".sql") + f".{dialect}.sql"
+    return override if (sql_dir() / override).exists() else name
+
+
 @functools.cache
 def parsed(name: str) -> exp.Expr:
-    """The template's tree, parsed once. Callers must copy it before changing it."""
+    """The template's tree, parsed once. Callers must copy it before changing it. A file named
+    ``*.<dialect>.sql`` is written in that dialect."""
     text = (sql_dir() / name).read_text(encoding="utf-8")
-    tree = sqlglot.parse_one(text, dialect=SOURCE_DIALECT)
+    parts = name.split(".")
+    dialect = parts[-2] if len(parts) > 2 else SOURCE_DIALECT
+    tree = sqlglot.parse_one(text, dialect=dialect)
     if tree is None:  # pragma: no cover - a file of only comments
         raise SqlnbError(f"sql/{name} holds no statement")
+    for parameter in list(tree.find_all(exp.Parameter)):  # other dialects read $name so
+        parameter.replace(exp.Placeholder(this=parameter.name))
     for node in tree.walk():  # the files' comments document the files, not generated SQL
         node.comments = None
     return tree
@@ -80,13 +92,15 @@ def _bind(node: exp.Placeholder, value: Binding) -> None:
     parent = node.parent
     if isinstance(parent, exp.Table) and parent.this is node:
         alias = parent.args.get("alias")
+        if isinstance(value, exp.Subquery):  # the query inside, under the template's alias
+            value = value.this
         if isinstance(value, exp.Query):
             parent.replace(exp.Subquery(this=value.copy(), alias=alias))
             return
         if isinstance(value, exp.Values):  # keeps its own alias, which names its columns
             parent.replace(value.copy())
             return
-        if isinstance(value, (exp.Table, exp.Subquery)):
+        if isinstance(value, exp.Table):
             new = value.copy()
             if alias is not None:
                 new.set("alias", alias)

@@ -23,8 +23,14 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, source_node
 
-# Runs of Unicode letters and digits, with apostrophes inside words ("it's", "o'clock").
+# Runs of Unicode letters and digits, with apostrophes inside words ("it's", "o'clock"), in
+# RE2 (DuckDB) and Java (Spark) syntax; the same pattern spelled for the engines whose regular
+# expressions have no \\p classes.
 DEFAULT_PATTERN = r"[\pL\pN]+(?:'[\pL\pN]+)*"
+DEFAULT_PATTERNS = {
+    "postgres": r"[[:alpha:][:digit:]]+(?:'[[:alpha:][:digit:]]+)*",
+    "sqlite": r"[^\W_]+(?:'[^\W_]+)*",  # Python's re, through sqlnb_tokens()
+}
 
 
 @dataclass(frozen=True)
@@ -89,20 +95,22 @@ class Tokenizer:
     def tokens(self, docs: Docs, db: Database, *, grouped: bool = True) -> exp.Select:
         """The query of the tokens table (doc_id, word, count) of a docs table; not
         ``grouped``, one row per occurrence with count 1 (as a model's input)."""
-        if db.dialect.name != "duckdb":
-            raise SqlnbError(
-                f"tokenizing text in SQL needs DuckDB: give a tokens table on {db.dialect.name}"
-            )
         docs._check(db)
+        dialect = db.dialect.name
+        name = templates.for_dialect("tokenize/matches.sql", dialect)
+        pattern = self.pattern
+        if pattern == DEFAULT_PATTERN:
+            pattern = DEFAULT_PATTERNS.get(dialect, pattern)
         text: exp.Expr = templates.column(docs.text)
-        if self.lowercase:
+        bindings: dict[str, templates.Binding] = {}
+        if "lowercase" in templates.placeholders(name):  # the engine's LOWER is ASCII-only
+            bindings["lowercase"] = self.lowercase
+            _register_sqlite_tokens(db)
+        elif self.lowercase:
             text = exp.Lower(this=text)
         matches = templates.render(
-            "tokenize/matches.sql",
-            id=templates.column(docs.id),
-            text=text,
-            pattern=self.pattern,
-            source=docs.node(),
+            name, id=templates.column(docs.id), text=text, pattern=pattern, source=docs.node(),
+            **bindings,
         )
         assert isinstance(matches, exp.Select)
         kept = templates.render(
@@ -149,11 +157,29 @@ class Tokenizer:
 
 
 def _words(words: tuple[str, ...]) -> exp.Expr:
-    """A one-column relation (word) of the given words; empty when there are none."""
-    if not words:
-        empty = exp.select(exp.cast(exp.null(), "VARCHAR").as_("word")).where(exp.false())
-        return empty.subquery("s")
-    return exp.values([(w,) for w in words], alias="s", columns=["word"])
+    """A one-column relation (word) of the given words; empty when there are none. (A chain
+    of UNION ALL, which every engine reads; VALUES with column names is not in SQLite.)"""
+    rows: list[exp.Select] = [exp.select(exp.convert(w).as_("word")) for w in words] or [
+        exp.select(exp.cast(exp.null(), "VARCHAR").as_("word")).where(exp.false())
+    ]
+    query: exp.Query = rows[0]
+    for row in rows[1:]:
+        query = exp.union(query, row, distinct=False)
+    return query.subquery("s")
+
+
+def _register_sqlite_tokens(db: Database) -> None:
+    """sqlnb_tokens(text, pattern, lowercase) on a SQLite connection: a JSON array of the
+    matches of a Python regular expression (SQLite has none of its own)."""
+    import json
+    import re
+
+    def tokens(text: str | None, pattern: str, lowercase: int) -> str | None:
+        if text is None:
+            return None
+        return json.dumps(re.findall(pattern, text.lower() if lowercase else text))
+
+    db.connection.create_function("sqlnb_tokens", 3, tokens, deterministic=True)
 
 
 def stop_word_list(db: Database, spec: str | None) -> tuple[str, ...]:

@@ -241,3 +241,25 @@ def test_classify_in_place_on_every_engine(engine, reference):
     assert [r[:4] for r in got] == [r[:4] for r in expected]
     assert all(abs(a[4] - b[4]) <= 1e-12 for a, b in zip(got, expected))
     assert [r[:3] for r in got] == sorted(frames["emails"].itertuples(index=False, name=None))
+
+
+def test_text_pipeline_on_every_engine(engine, reference):
+    """Tokenizing in SQL, training from raw text and classifying raw text agree with DuckDB
+    (Unicode letters and apostrophes included; n-grams; english stop words)."""
+    from test_text import corpus
+
+    docs = corpus(12, n=60)
+    for e in (engine, reference):
+        e.load("docs", docs)
+    tokenizer = sqlnb.Tokenizer(ngrams=(1, 2), stop_words=sqlnb.stop_words.ENGLISH[:50])
+    tokens = [sorted(e.db.fetch(tokenizer.tokens(sqlnb.Docs("docs"), e.db)))
+              for e in (engine, reference)]
+    assert tokens[0] == tokens[1] and any("é" in r[1] for r in tokens[1])
+    results = []
+    for e in (engine, reference):
+        model = sqlnb.train(e.db, sqlnb.Docs("docs"), tokenizer=tokenizer,
+                            pruning=sqlnb.Pruning(min_df=2))
+        rows = e.db.fetch(model.prediction_query(sqlnb.Docs("docs"), proba=True))
+        results.append(sorted(rows))
+    assert [r[:2] for r in results[0]] == [r[:2] for r in results[1]]
+    assert all(abs(a[2] - b[2]) <= 1e-9 for a, b in zip(*results))
