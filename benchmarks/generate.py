@@ -231,12 +231,12 @@ def generate(spec: Spec, folder: Path, *, log: bool = True) -> Path:
             first_doc += labels.num_rows
             index += 1
             if log:
-                print(f"\r{written:,} token rows, {first_doc:,} documents", end="", flush=True)
+                print(f"\r{written:,} token rows, {first_doc:,} documents", end="", file=sys.stderr)
     finally:
         writers.close()
     seconds = time.perf_counter() - start
     if log:
-        print(f" in {seconds:.1f} s -> {folder}")
+        print(f" in {seconds:.1f} s -> {folder}", file=sys.stderr)
     meta = {"spec": asdict(spec), "rows": writers.rows, "documents": first_doc, "seconds": seconds}
     meta_path.write_text(json.dumps(meta, indent=2) + "\n")
     return folder
@@ -299,7 +299,10 @@ def generate_wide(spec: Spec, folder: Path, *, log: bool = True) -> Path:
             writer.close()
     seconds = time.perf_counter() - start
     if log:
-        print(f"{total:,} wide rows x {WIDE_FEATURES} features in {seconds:.1f} s -> {folder}")
+        print(
+            f"{total:,} wide rows x {WIDE_FEATURES} features in {seconds:.1f} s -> {folder}",
+            file=sys.stderr,
+        )
     meta = {"spec": asdict(spec), "rows": rows, "seconds": seconds}
     meta_path.write_text(json.dumps(meta, indent=2) + "\n")
     return folder

@@ -17,7 +17,8 @@ WHAT is one of:
     kinds          (no timing) which kinds and APIs the importable sqlnb has
 
 Prints one JSON object on its last line of output: the seconds of each phase, their total, the
-peak resident memory of the process (ru_maxrss) and the same before the work began (imports).
+CPU seconds of the process over them, the 1-minute load average at the end, and the peak
+resident memory of the process (VmHWM) with the same before the work began (imports).
 With --dump, afterwards (untimed) writes the predicted labels of every test document and the
 log-probabilities of the documents listed in DIR/sample.parquet, for the parity check.
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import re
 import resource
 import shutil
@@ -49,21 +51,31 @@ WIDE_KINDS = ("gaussian",)  # read from a wide table; every other kind from toke
 
 
 class Timer:
-    """Seconds per phase; a phase timed twice adds up."""
+    """Wall-clock seconds per phase (a phase timed twice adds up), and the CPU seconds of all
+    the process's threads over the phases, which other load on the machine disturbs less."""
 
     def __init__(self) -> None:
         self.phases: dict[str, float] = {}
+        self.cpu_phases: dict[str, float] = {}
 
     @contextlib.contextmanager
     def __call__(self, phase: str) -> Iterator[None]:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         try:
             yield
         finally:
             self.phases[phase] = self.phases.get(phase, 0.0) + time.perf_counter() - start
+            spent = time.process_time() - cpu
+            self.cpu_phases[phase] = self.cpu_phases.get(phase, 0.0) + spent
 
 
 def peak_rss_mib() -> float:
+    """The process's peak resident memory: VmHWM, not ru_maxrss, which Linux carries over
+    from the parent's memory at fork and exec."""
+    with contextlib.suppress(OSError), open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
@@ -98,22 +110,18 @@ def train_matrix(data: Path) -> tuple[Any, np.ndarray, pa.Array]:
     """(X, y, vocabulary): one row per labeled document, one column per training word."""
     tokens = pq.read_table(parquet(data, "train_tokens"))
     labels = pq.read_table(parquet(data, "train_labels"))
-    if pc.any(pc.equal(tokens.column("count"), 0)).as_py():  # zeros add no word
-        tokens = tokens.filter(pc.greater(tokens.column("count"), 0))
+    rows = pc.index_in(tokens.column("doc_id"), value_set=labels.column("doc_id"))
+    counts = tokens.column("count").to_numpy()
+    keep = counts > 0  # rows with count 0 add no word; unlabeled documents are not training data
+    if rows.null_count:
+        keep &= rows.is_valid().to_numpy()
+    if not keep.all():
+        tokens, rows, counts = tokens.filter(keep), rows.filter(keep), counts[keep]
     words = pc.dictionary_encode(tokens.column("word"))  # one dictionary shared by the chunks
     vocabulary = words.chunk(0).dictionary if words.num_chunks else pa.array([], pa.string())
     cols = np.concatenate([chunk.indices.to_numpy() for chunk in words.chunks])
-    rows = pc.index_in(tokens.column("doc_id"), value_set=labels.column("doc_id"))
-    counts = tokens.column("count")
-    if rows.null_count:  # tokens of unlabeled documents are not training data
-        labeled = rows.is_valid()
-        rows, cols, counts = rows.filter(labeled), cols[labeled.to_numpy()], counts.filter(labeled)
-    x = csr(
-        rows.to_numpy(),
-        cols,
-        counts.to_numpy().astype(np.float64),
-        (labels.num_rows, len(vocabulary)),
-    )
+    shape = (labels.num_rows, len(vocabulary))
+    x = csr(rows.to_numpy(), cols, counts.astype(np.float64), shape)
     return x, labels.column("label").to_numpy(), vocabulary
 
 
@@ -325,7 +333,7 @@ def kinds() -> Result:
 
     return {
         "kinds": sorted(KINDS),
-        "train_table": hasattr(sqlnb, "train_table"),
+        "table": hasattr(sqlnb, "Table"),
         "version": sqlnb.__version__,
         "path": str(Path(sqlnb.__file__).resolve().parent),
     }
@@ -360,6 +368,9 @@ def measure(args: argparse.Namespace) -> Result:
     result = {
         "phases": timer.phases,
         "seconds": sum(timer.phases.values()),
+        "cpu_phases": timer.cpu_phases,
+        "cpu_seconds": sum(timer.cpu_phases.values()),
+        "load": os.getloadavg()[0],
         "peak_rss_mib": peak_rss_mib(),
         "baseline_rss_mib": baseline,
         "info": args.info,

@@ -28,14 +28,24 @@ WITH sqlnb_input AS (
     FROM sqlnb_prior AS p
     JOIN (
       SELECT
-        class_id,
-        SUM(COALESCE(log_absent, 0)) AS score,
-        SUM(CASE WHEN log_absent IS NULL THEN 1 ELSE 0 END) AS n_zero
-      FROM sqlnb_log_absent
-      WHERE
-        model = 'spam'
+        g.class_id AS class_id,
+        SUM(g.score) AS score,
+        SUM(g.n_zero) AS n_zero
+      FROM (
+        SELECT
+          class_id,
+          SUBSTRING(word FROM 1 FOR 2) AS bucket,
+          SUM(COALESCE(log_absent, 0)) AS score,
+          SUM(CASE WHEN log_absent IS NULL THEN 1 ELSE 0 END) AS n_zero
+        FROM sqlnb_log_absent
+        WHERE
+          model = 'spam'
+        GROUP BY
+          class_id,
+          SUBSTRING(word FROM 1 FOR 2)
+      ) AS g
       GROUP BY
-        class_id
+        g.class_id
     ) AS a
       ON a.class_id = p.class_id
     WHERE

@@ -1,0 +1,35 @@
+"""The benchmark (benchmarks/run.py) runs end to end on a tiny corpus, so it never rots."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RUN = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
+
+
+@pytest.mark.slow
+def test_quick_benchmark_runs_and_sqlnb_matches_scikit_learn(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(RUN), "--quick", "--data-root", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    parity = re.findall(
+        r"^- parity (.+?): (\w+) \(labels identical: (\w+), .*?"
+        r"max \|log-proba diff\| (\S+) ",
+        done.stdout,
+        flags=re.M,
+    )
+    multinomial = [p for p in parity if "multinomial:" in p[0]]
+    assert len(multinomial) == 4, done.stdout  # K=2 and K=20, from Parquet and from tables
+    for name, verdict, identical, diff in parity:
+        assert (verdict, identical) == ("passed", "True"), name
+        assert float(diff) <= 1e-9, name
+    assert "| scikit-learn |" in done.stdout and "| sqlnb from Parquet |" in done.stdout
