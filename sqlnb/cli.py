@@ -11,7 +11,6 @@ import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -50,9 +49,6 @@ app.add_typer(sql_app, name="sql")
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
-
-Kind = Enum("Kind", {k: k for k in KINDS}, type=str)  # type: ignore[misc]
-DialectName = Enum("DialectName", {d: d for d in engine.DIALECTS}, type=str)  # type: ignore[misc]
 
 
 def fail(message: str) -> NoReturn:
@@ -170,8 +166,10 @@ FeaturesOpt = Annotated[
 GaussianOpt = Annotated[str | None, typer.Option(help="Columns to model as Gaussian.")]
 CategoricalOpt = Annotated[str | None, typer.Option(help="Columns to model as categorical.")]
 KindOpt = Annotated[
-    Kind | None,
-    typer.Option(help="Model kind (default: multinomial; with --table, mixed)."),
+    str | None,
+    typer.Option(
+        help=f"Model kind: {', '.join(KINDS)} (default: multinomial; with --table, mixed)."
+    ),
 ]
 AlphaOpt = Annotated[
     float | None,
@@ -210,7 +208,9 @@ SampleVarianceOpt = Annotated[
 UnseenOpt = Annotated[
     str, typer.Option(help="Categorical value never seen in training: 'ignore' or 'error'.")
 ]
-DialectOpt = Annotated[DialectName, typer.Option(help="SQL dialect to print.")]
+DialectOpt = Annotated[
+    str, typer.Option(help=f"SQL dialect to print: {', '.join(engine.DIALECTS)}.")
+]
 
 
 def _names(text: str | None) -> tuple[str, ...]:
@@ -315,15 +315,15 @@ def _training(
         statements, the_kind, params = model.append_statements(
             database, data, labels, model=model_name
         )
-        if kind is not None and kind.value != the_kind.name:
-            raise SqlnbError(f"model {model_name!r} is {the_kind.name}, not {kind.value}")
+        if kind is not None and kind != the_kind.name:
+            raise SqlnbError(f"model {model_name!r} is {the_kind.name}, not {kind}")
         return statements, the_kind, params
     return model.training_statements(
         database,
         data,
         labels,
         model=model_name,
-        kind_name=None if kind is None else kind.value,
+        kind_name=None if kind is None else kind,
         hyperparameters=hyperparameters,
         tokenizer=tokenizer,
         pruning=pruning,
@@ -408,8 +408,7 @@ def train(
             _pruning(min_df, max_df, max_features),
             append,
         )
-        model.apply_training(database, model_name, statements, the_kind, params)
-        info = model.load(database, model_name).info
+        info = model.apply_training(database, model_name, statements, the_kind, params).info
     what = "words" if the_kind.source == "tokens" else "features"
     out.print(
         f"{'appended to' if append else 'trained'} {info['kind']} model {model_name!r}: "
@@ -595,7 +594,7 @@ def tune_alpha(
             _labels(labels, table, docs, doc_column, label_column, weight_column),
             alphas=alphas,
             folds=folds,
-            kind=None if kind is None else kind.value,
+            kind=None if kind is None else kind,
             tokenizer=_tokenizer(database, lowercase, token_pattern, stop_words, ngrams),
         )
     if as_json:
@@ -900,7 +899,7 @@ def report(
 
 
 def _print_script(statements: list[Any], dialect_name: str, *, transaction: bool) -> None:
-    d = engine.dialect(dialect_name)
+    d = engine.dialect(dialect_name)  # an unknown dialect is a one-line error
     if transaction and d.begin:
         statements = [d.begin, *statements, d.commit or "COMMIT"]
     sys.stdout.write(engine.script(statements, dialect_name))
@@ -909,7 +908,7 @@ def _print_script(statements: list[Any], dialect_name: str, *, transaction: bool
 @sql_app.command("train")
 def sql_train(
     db: DbArg,
-    dialect: DialectOpt = DialectName.duckdb,  # type: ignore[attr-defined]
+    dialect: DialectOpt = "duckdb",
     tokens: TokensOpt = "tokens",
     labels: LabelsOpt = None,
     table: TableOpt = None,
@@ -947,6 +946,7 @@ def sql_train(
 ) -> None:
     """Print the SQL script that `sqlnb train` would run."""
     with opened(db) as database:
+        engine.dialect(dialect)
         statements, _, _ = _training(
             database,
             model_name,
@@ -981,14 +981,14 @@ def sql_train(
             _pruning(min_df, max_df, max_features),
             append,
         )
-        _print_script(statements, dialect.value, transaction=True)
+        _print_script(statements, dialect, transaction=True)
 
 
 @sql_app.command("predict")
 def sql_predict(
     db: DbArg,
     output: Annotated[str, typer.Option(help="Table the script creates.")],
-    dialect: DialectOpt = DialectName.duckdb,  # type: ignore[attr-defined]
+    dialect: DialectOpt = "duckdb",
     model_name: ModelOpt = "default",
     tokens: TokensOpt = "tokens",
     table: TableOpt = None,
@@ -1002,6 +1002,7 @@ def sql_predict(
 ) -> None:
     """Print the SQL script that `sqlnb predict` would run."""
     with opened(db) as database:
+        engine.dialect(dialect)
         m = model.load(database, model_name)
         data = _data(
             tokens,
@@ -1015,13 +1016,13 @@ def sql_predict(
             "label",
         )
         statements = m.prediction_statements(data, output, proba=proba, replace=True)
-        _print_script(statements, dialect.value, transaction=False)
+        _print_script(statements, dialect, transaction=False)
 
 
 @sql_app.command("evaluate")
 def sql_evaluate(
     db: DbArg,
-    dialect: DialectOpt = DialectName.duckdb,  # type: ignore[attr-defined]
+    dialect: DialectOpt = "duckdb",
     model_name: ModelOpt = "default",
     tokens: TokensOpt = "tokens",
     labels: LabelsOpt = None,
@@ -1036,6 +1037,7 @@ def sql_evaluate(
 ) -> None:
     """Print the SQL script that `sqlnb evaluate` would run (confusion, per class, summary)."""
     with opened(db) as database:
+        engine.dialect(dialect)
         m = model.load(database, model_name)
         data = _data(
             tokens,
@@ -1051,4 +1053,4 @@ def sql_evaluate(
         create, queries, drop_it = m.evaluation_statements(
             data, _labels(labels, table, docs, doc_column, label_column)
         )
-        _print_script([drop_it, create, *queries, drop_it], dialect.value, transaction=False)
+        _print_script([drop_it, create, *queries, drop_it], dialect, transaction=False)

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import sqlglot
@@ -27,6 +27,7 @@ from sqlglot import exp
 from sqlnb.errors import SqlnbError
 
 Row = tuple[Any, ...]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,9 @@ class Dialect:
     # False where DELETE is not supported on plain tables (Spark's file-based tables): a
     # DELETE becomes CREATE TABLE AS the rows to keep, DROP, RENAME.
     delete: bool = True
+    # Run first in every transaction sqlnb runs (not printed in scripts): where concurrent
+    # transactions would otherwise interleave, one at a time per namespace.
+    lock: str | None = None
 
 
 DIALECTS: dict[str, Dialect] = {
@@ -48,7 +52,15 @@ DIALECTS: dict[str, Dialect] = {
     for d in (
         Dialect("duckdb", "duckdb"),
         Dialect("sqlite", "sqlite", begin="BEGIN"),
-        Dialect("postgres", "postgres", begin="BEGIN"),
+        # READ COMMITTED lets two trainings of one model both delete the old rows and both
+        # insert theirs: a transaction-scoped advisory lock per schema makes the second wait
+        # for the first, then replace its model whole.
+        Dialect(
+            "postgres",
+            "postgres",
+            begin="BEGIN",
+            lock="SELECT pg_advisory_xact_lock(hashtext('sqlnb.' || current_schema()))",
+        ),
         Dialect("spark", "spark", begin=None, commit=None, rollback=None, delete=False),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
         Dialect("snowflake", "snowflake"),
@@ -148,12 +160,24 @@ def one_line(error: BaseException) -> str:
 
 
 class Backend:
-    """Runs SQL text on one kind of connection."""
+    """Runs SQL text on one kind of connection.
+
+    An ``interruptible`` backend's statements run in a worker thread, so that Ctrl-C (which
+    Python delivers to the main thread) can stop the statement with :meth:`interrupt`.
+    """
 
     errors: tuple[type[BaseException], ...] = ()
+    interruptible = False
 
     def __init__(self, connection: Any) -> None:
         self.connection = connection
+
+    def interrupt(self) -> None:
+        """Stop the statement running on the connection (called from another thread)."""
+
+    def progress(self) -> float:
+        """The running statement's progress in percent; negative when unknown."""
+        return -1.0
 
     def run(self, text: str, fetch: bool) -> list[Row]:
         cursor = self.connection.execute(text)
@@ -170,11 +194,18 @@ class Backend:
 
 class DuckDBBackend(Backend):
     errors = (duckdb.Error,)
+    interruptible = True
 
     def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
         connection.execute("SET python_enable_replacements = false")
         connection.execute("SET enable_progress_bar = false")
         super().__init__(connection)
+
+    def interrupt(self) -> None:
+        self.connection.interrupt()
+
+    def progress(self) -> float:
+        return float(self.connection.query_progress())
 
     def describe(self, text: str) -> dict[str, str]:
         relation = self.connection.sql(text)
@@ -184,13 +215,18 @@ class DuckDBBackend(Backend):
 class SQLiteBackend(Backend):
     errors = (sqlite3.Error,)
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection, *, threaded: bool = False) -> None:
         try:
             connection.execute("SELECT ln(1), exp(0)")
         except sqlite3.OperationalError:  # built without math functions: supply the two used
             connection.create_function("ln", 1, _ln, deterministic=True)
             connection.create_function("exp", 1, _exp, deterministic=True)
         super().__init__(connection)
+        # Only a connection sqlnb opened (check_same_thread=False) may run in a worker thread.
+        self.interruptible = threaded
+
+    def interrupt(self) -> None:
+        self.connection.interrupt()
 
 
 def _ln(x: float | None) -> float | None:
@@ -258,6 +294,8 @@ class Database:
         self.connection = backend.connection
         self.dialect = dialect(dialect_name)
         self.path = path
+        # Why the database cannot be written to, when sqlnb opened it read-only.
+        self.read_only: str | None = None
         self.tracer: Callable[[str], None] | None = None
         self.progress: Callable[[float], None] | None = None
         self._depth = 0
@@ -298,18 +336,37 @@ class Database:
             )
         if text != ":memory:" and not create and not Path(text).exists():
             raise SqlnbError(f"database file {text!r} does not exist")
+        return cls._open_duckdb(text, read_only)
+
+    @classmethod
+    def _open_duckdb(cls, path: str, read_only: bool) -> Database:
+        """A DuckDB file. One another process holds is a clear 'locked' error (DuckDB lets one
+        process write a file, or several read it); a file this process may not write is opened
+        read-only, so that reading works and writing is a clear error."""
+        reason = "it was opened read-only" if read_only else None
         try:
-            connection = duckdb.connect(text, read_only=read_only)
+            connection = duckdb.connect(path, read_only=read_only)
         except duckdb.Error as error:
-            raise SqlnbError(f"cannot open {text!r}: {one_line(error)}") from None
-        return cls(DuckDBBackend(connection), "duckdb", path=text)
+            message = one_line(error)
+            if _is_lock_error(message):
+                raise SqlnbError(_locked(path, message)) from None
+            if read_only or not _is_permission_error(message) or not Path(path).is_file():
+                raise SqlnbError(f"cannot open {path!r}: {message}") from None
+            try:
+                connection = duckdb.connect(path, read_only=True)
+            except duckdb.Error as again:
+                raise SqlnbError(f"cannot open {path!r}: {one_line(again)}") from None
+            reason = "its file is not writable"
+        database = cls(DuckDBBackend(connection), "duckdb", path=path)
+        database.read_only = reason
+        return database
 
     @classmethod
     def _open_sqlite(cls, path: str, create: bool) -> Database:
         if path != ":memory:" and not create and not Path(path).exists():
             raise SqlnbError(f"database file {path!r} does not exist")
         connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        return cls(SQLiteBackend(connection), "sqlite", path=path)
+        return cls(SQLiteBackend(connection, threaded=True), "sqlite", path=path)
 
     @classmethod
     def _open_postgres(cls, url: str) -> Database:
@@ -381,37 +438,68 @@ class Database:
         if self.tracer:
             self.tracer(text)
         try:
-            if self.progress is not None and isinstance(self.backend, DuckDBBackend):
-                return self._run_with_progress(text, fetch=fetch)
-            return self.backend.run(text, fetch)
+            return self._interruptibly(lambda: self.backend.run(text, fetch), text)
         except self.backend.errors as error:
-            raise SqlnbError(one_line(error), sql=text) from None
+            raise SqlnbError(self._explain(error), sql=text) from None
 
-    def _run_with_progress(self, text: str, *, fetch: bool) -> list[Row]:
-        """Run in a worker thread; report DuckDB's query progress; Ctrl-C interrupts the query."""
+    def _interruptibly(self, call: Callable[[], T], text: str) -> T:
+        """Run in a worker thread, so that Ctrl-C stops the statement: the main thread waits,
+        gets the KeyboardInterrupt, interrupts the connection and re-raises it (the enclosing
+        transaction then rolls back). Reports progress when ``self.progress`` is set.
+
+        A Ctrl-C that arrives while the COMMIT runs cannot stop it: the commit completes and
+        the call returns normally, so a KeyboardInterrupt from here always means that nothing
+        was committed."""
+        if not self.backend.interruptible:
+            return call()
         result: dict[str, Any] = {}
+        # An Event, not Thread.join: a join that Ctrl-C interrupts can mark a running thread
+        # as stopped (Python < 3.13), and the connection would then be used while busy.
+        done = threading.Event()
 
         def work() -> None:
             try:
-                result["rows"] = self.backend.run(text, fetch)
+                result["value"] = call()
             except BaseException as error:  # handed back to the calling thread
                 result["error"] = error
+            finally:
+                done.set()
 
-        worker = threading.Thread(target=work, daemon=True)
-        worker.start()
+        worker = threading.Thread(target=work, name="sqlnb-statement", daemon=True)
         try:
-            while worker.is_alive():
-                worker.join(0.1)
-                if worker.is_alive() and self.progress is not None:
-                    self.progress(self.connection.query_progress())
+            worker.start()  # a Ctrl-C can arrive while it waits for the thread to start
+            while not done.wait(0.1):
+                if self.progress is not None:
+                    self.progress(self.backend.progress())
         except KeyboardInterrupt:
-            self.connection.interrupt()
-            worker.join()
+            while not done.wait(0.05):  # again until it stops: it may not have started yet
+                self.backend.interrupt()
+            if text == self.dialect.commit and "value" in result:
+                return result["value"]  # type: ignore[no-any-return]
             raise
         if "error" in result:
             raise result["error"]
-        rows: list[Row] = result["rows"]
-        return rows
+        return result["value"]  # type: ignore[no-any-return]
+
+    def _explain(self, error: BaseException) -> str:
+        """An engine's error as one line that says what happened."""
+        message = one_line(error)
+        lowered = message.lower()
+        if "read-only mode" in lowered or "readonly database" in lowered:
+            why = self.read_only or "it was opened read-only"
+            name = f"database {self.path!r}" if self.path else "the database"
+            return f"{name} is read-only ({why}): cannot write to it"
+        if _is_lock_error(message) or "database is locked" in lowered:
+            return _locked(self.path, message)
+        missing = _missing_name(message)
+        if missing is not None:
+            return f"table {missing!r} does not exist"
+        if "conflict" in lowered and "transaction" in lowered:
+            return (
+                f"another connection changed the same tables at the same time ({message}): "
+                "nothing was written; try again"
+            )
+        return message
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -427,6 +515,8 @@ class Database:
         self.execute(self.dialect.begin)
         self._depth += 1
         try:
+            if self.dialect.lock is not None:
+                self.execute(self.dialect.lock)
             yield
         except BaseException:
             self._depth -= 1
@@ -445,7 +535,7 @@ class Database:
         probe = query.limit(0) if isinstance(query, exp.Select) else query
         text = self.sql(probe)
         try:
-            return self.backend.describe(text)
+            return self._interruptibly(lambda: self.backend.describe(text), text)
         except self.backend.errors as error:
             raise SqlnbError(_missing(source, error), sql=text) from None
 
@@ -483,6 +573,44 @@ def _missing(source: exp.Expr, error: BaseException) -> str:
             w in lowered
             for w in ("does not exist", "no such table", "not found", "cannot be found")
         ):
+            # A view whose own tables are gone is not a missing table: name what is missing.
+            missing = _missing_name(message)
+            if missing is not None and missing.lower() != source.name.lower():
+                return f"cannot read {name!r}: the table {missing!r} it reads does not exist"
             return f"table {name!r} does not exist"
         return f"cannot read table {name!r}: {message}"
     return message
+
+
+MISSING_NAME = (
+    r"Table with name (.+?) does not exist",  # DuckDB
+    r"no such table: (\S+)",  # SQLite
+    r'relation "(.+?)" does not exist',  # PostgreSQL
+    r"table or view (\S+) cannot be found",  # Spark
+)
+
+
+def _missing_name(message: str) -> str | None:
+    """The (last part of the) name of the table an engine reports missing, if it says."""
+    for pattern in MISSING_NAME:
+        found = re.search(pattern, message, flags=re.IGNORECASE)
+        if found:
+            return found.group(1).strip("`\"'").split(".")[-1].strip("`\"'")
+    return None
+
+
+def _is_lock_error(message: str) -> bool:
+    return "could not set lock" in message.lower() or "conflicting lock" in message.lower()
+
+
+def _is_permission_error(message: str) -> bool:
+    lowered = message.lower()
+    return "permission denied" in lowered or "read-only file system" in lowered
+
+
+def _locked(path: str | None, message: str) -> str:
+    """A database another process is using, as one line (with its process id if known)."""
+    pid = re.search(r"PID (\d+)", message)
+    who = f"another process (PID {pid.group(1)})" if pid else "another process"
+    name = f"database {path!r}" if path else "the database"
+    return f"{name} is locked: {who} is using it; try again when it has finished"

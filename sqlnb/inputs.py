@@ -51,7 +51,7 @@ class Tokens:
         if name is None:
             return self.render(exp.convert(1))
         _require(db, self.table, columns, {"count": name})
-        if db.dialect.name == "duckdb" and _is_text(columns[name]):
+        if db.dialect.name != "sqlite" and _is_text(columns[name]):
             raise SqlnbError(
                 f"column {name!r} of {self.table!r} holds text ({columns[name]}): "
                 "counts must be numbers"

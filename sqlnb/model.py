@@ -221,10 +221,16 @@ def _check_table(db: Database, source: Table) -> None:
         raise SqlnbError(f"table {source.table!r}: id column {source.id!r} is not unique")
 
 
-def _check_labels(db: Database, query: exp.Select, name: str) -> list[str]:
+def _check_labels(
+    db: Database, query: exp.Select, name: str, purpose: str = "train on"
+) -> list[str]:
     row = db.fetch_dicts(templates.render("check/labels.sql", labels=query))[0]
+    every_row = query.copy()
+    every_row.set("distinct", None)  # NULLs are counted per row, not per distinct pair
+    nulls = db.fetch_dicts(templates.render("check/labels.sql", labels=every_row))[0]
+    row["null_doc"], row["null_label"] = nulls["null_doc"], nulls["null_label"]
     if not row["n_rows"]:
-        raise SqlnbError(f"labels table {name!r} is empty: nothing to train on")
+        raise SqlnbError(f"labels table {name!r} is empty: nothing to {purpose}")
     if row["null_doc"]:
         raise SqlnbError(
             f"labels table {name!r} has {row['null_doc']} rows with a NULL document id"
@@ -629,13 +635,15 @@ def tune(
 
 def apply_training(
     db: Database, model: str, statements: list[exp.Expr], the_kind: Kind, params: dict[str, Any]
-) -> None:
-    """Run a training's statements in one transaction, check the result, refresh the macros."""
+) -> Model:
+    """Run a training's statements in one transaction, check the result, refresh the macros;
+    returns the model as committed."""
     with db.transaction():
         for statement in statements:
             db.execute(statement)
         the_kind.check(db, model, params)
         _refresh_macros(db)
+        return load(db, model)
 
 
 def _refresh_macros(db: Database) -> None:
@@ -718,12 +726,22 @@ class Model:
         *,
         documents: exp.Select | None = None,
         unseen: str = "ignore",
+        check: bool = True,
     ) -> exp.Select:
         """``final`` preceded by the shared pipeline as CTEs: the kind's inputs, the documents,
         the joint log-likelihood and the posterior."""
         source = _source(data)
+        row = _catalog_row(self.db, self.name)
+        if row is None or any(row[k] != self.info.get(k) for k in ("kind", "params", "trained_at")):
+            raise SqlnbError(
+                f"model {self.name!r} was retrained or dropped after it was loaded: load it again"
+            )
         the_kind = self.kind
         inputs = the_kind.inputs(self.db, source, self.params)
+        if check and isinstance(source, Tokens):
+            _check_tokens(self.db, next(iter(inputs.values())), source.table)
+        elif check and isinstance(source, Table):
+            _check_table(self.db, source)
         if unseen == "error":
             found = the_kind.unseen(self.db, self.name, inputs)  # type: ignore[attr-defined]
             if found:
@@ -755,9 +773,11 @@ class Model:
         proba: bool = False,
         unseen: str = "ignore",
         documents: exp.Select | None = None,
+        check: bool = True,
     ) -> exp.Select:
         """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
-        (document, class): (doc_id, label, log_proba, proba)."""
+        (document, class): (doc_id, label, log_proba, proba). The input is checked first
+        (NULL ids, bad counts) unless ``check`` is off (for a query kept to run later)."""
         final = templates.render(
             "predict/proba.sql" if proba else "predict/labels.sql",
             posterior=_ref(POSTERIOR),
@@ -765,7 +785,7 @@ class Model:
             model=self.name,
         )
         assert isinstance(final, exp.Select)
-        return self._with_posterior(final, data, unseen=unseen, documents=documents)
+        return self._with_posterior(final, data, unseen=unseen, documents=documents, check=check)
 
     def predict(self, data: str | Source) -> Any:
         """(doc_id, label, proba): the predicted label of every document. A lazy relation: on
@@ -855,37 +875,60 @@ class Model:
         statements: list[exp.Expr]
         if self.db.dialect.delete:  # UPDATE exists: add the missing columns, then update them
             statements = [
-                exp.Alter(this=target.copy(), kind="TABLE", actions=[
-                    exp.ColumnDef(this=exp.to_identifier(name, quoted=True), kind=kind)])
-                for name, (_, kind) in written.items() if name not in columns
+                exp.Alter(
+                    this=target.copy(),
+                    kind="TABLE",
+                    actions=[exp.ColumnDef(this=exp.to_identifier(name, quoted=True), kind=kind)],
+                )
+                for name, (_, kind) in written.items()
+                if name not in columns
             ]
-            statements.append(exp.Update(
-                this=target.copy().as_("sqlnb_target"),
-                expressions=[exp.column(name, quoted=True).eq(exp.column(value, table="p"))
-                             for name, (value, _) in written.items()],
-                from_=exp.From(this=predictions.subquery("p")),
-                where=exp.Where(this=exp.column(id_column, table="sqlnb_target", quoted=True)
-                                .eq(exp.column("doc_id", table="p"))),
-            ))
+            statements.append(
+                exp.Update(
+                    this=target.copy().as_("sqlnb_target"),
+                    expressions=[
+                        exp.column(name, quoted=True).eq(exp.column(value, table="p"))
+                        for name, (value, _) in written.items()
+                    ],
+                    from_=exp.From(this=predictions.subquery("p")),
+                    where=exp.Where(
+                        this=exp.column(id_column, table="sqlnb_target", quoted=True).eq(
+                            exp.column("doc_id", table="p")
+                        )
+                    ),
+                )
+            )
         else:  # no UPDATE (Spark's file tables): rewrite the table with the new columns
             staging = exp.to_table("sqlnb_classify_staging")
             select = [
                 exp.cast(exp.column(written[c][0], table="p"), written[c][1]).as_(c, quoted=True)
-                if c in written else exp.column(c, table="t", quoted=True)
+                if c in written
+                else exp.column(c, table="t", quoted=True)
                 for c in columns
             ]
-            select += [exp.cast(exp.column(value, table="p"), kind).as_(name, quoted=True)
-                       for name, (value, kind) in written.items() if name not in columns]
-            rewritten = exp.select(*select).from_(target.copy().as_("t")).join(
-                predictions.subquery("p"), join_type="LEFT",
-                on=exp.column(id_column, table="t", quoted=True).eq(
-                    exp.column("doc_id", table="p")))
+            select += [
+                exp.cast(exp.column(value, table="p"), kind).as_(name, quoted=True)
+                for name, (value, kind) in written.items()
+                if name not in columns
+            ]
+            rewritten = (
+                exp.select(*select)
+                .from_(target.copy().as_("t"))
+                .join(
+                    predictions.subquery("p"),
+                    join_type="LEFT",
+                    on=exp.column(id_column, table="t", quoted=True).eq(
+                        exp.column("doc_id", table="p")
+                    ),
+                )
+            )
             statements = [
                 templates.render("catalog/drop_table.sql", table=staging.copy()),
                 exp.Create(this=staging.copy(), kind="TABLE", expression=rewritten),
                 templates.render("catalog/drop_table.sql", table=target.copy()),
-                exp.Alter(this=staging.copy(), kind="TABLE",
-                          actions=[exp.AlterRename(this=target.copy())]),
+                exp.Alter(
+                    this=staging.copy(), kind="TABLE", actions=[exp.AlterRename(this=target.copy())]
+                ),
             ]
         with self.db.transaction():
             for statement in statements:
@@ -961,6 +1004,7 @@ class Model:
             labels = source.labels() if isinstance(source, (Table, Docs)) else "labels"
         labels = _labels(labels)
         truth = labels.query(self.db)
+        _check_labels(self.db, truth, labels.table, purpose="evaluate")
         given = labels.label_type(self.db)
         if type_family(given) != type_family(self.label_type):
             raise SqlnbError(

@@ -109,7 +109,11 @@ class Tokenizer:
         elif self.lowercase:
             text = exp.Lower(this=text)
         matches = templates.render(
-            name, id=templates.column(docs.id), text=text, pattern=pattern, source=docs.node(),
+            name,
+            id=templates.column(docs.id),
+            text=text,
+            pattern=pattern,
+            source=docs.node(),
             **bindings,
         )
         assert isinstance(matches, exp.Select)

@@ -222,9 +222,13 @@ def test_spark_url_honours_spark_conf_dir(tmp_path):
 def test_classify_in_place_on_every_engine(engine, reference):
     frames = text_frames(10, "text")
     ids = sorted(set(frames["test_tokens"]["doc_id"]))
-    frames["emails"] = pd.DataFrame({"id": ids + [5_000_000],
-                                     "subject": [f"s{i}" for i in range(len(ids) + 1)],
-                                     "score": np.arange(len(ids) + 1) * 0.5})
+    frames["emails"] = pd.DataFrame(
+        {
+            "id": [*ids, 5_000_000],
+            "subject": [f"s{i}" for i in range(len(ids) + 1)],
+            "score": np.arange(len(ids) + 1) * 0.5,
+        }
+    )
     for e in (engine, reference):
         for name, frame in frames.items():
             e.load(name, frame)
@@ -233,8 +237,13 @@ def test_classify_in_place_on_every_engine(engine, reference):
         model = sqlnb.train(e.db, "train_tokens", "train_labels")
         model.classify("emails", "id", sqlnb.Tokens("test_tokens"), "predicted", "p")
         model.classify("emails", "id", sqlnb.Tokens("test_tokens"), "predicted")  # again
-        assert list(e.db.columns(exp.to_table("emails"))) == ["id", "subject", "score",
-                                                              "predicted", "p"]
+        assert list(e.db.columns(exp.to_table("emails"))) == [
+            "id",
+            "subject",
+            "score",
+            "predicted",
+            "p",
+        ]
         rows = e.db.fetch(exp.select("*").from_(exp.to_table("emails")))
         results.append(sorted(rows))
     got, expected = results
@@ -252,13 +261,15 @@ def test_text_pipeline_on_every_engine(engine, reference):
     for e in (engine, reference):
         e.load("docs", docs)
     tokenizer = sqlnb.Tokenizer(ngrams=(1, 2), stop_words=sqlnb.stop_words.ENGLISH[:50])
-    tokens = [sorted(e.db.fetch(tokenizer.tokens(sqlnb.Docs("docs"), e.db)))
-              for e in (engine, reference)]
+    tokens = [
+        sorted(e.db.fetch(tokenizer.tokens(sqlnb.Docs("docs"), e.db))) for e in (engine, reference)
+    ]
     assert tokens[0] == tokens[1] and any("é" in r[1] for r in tokens[1])
     results = []
     for e in (engine, reference):
-        model = sqlnb.train(e.db, sqlnb.Docs("docs"), tokenizer=tokenizer,
-                            pruning=sqlnb.Pruning(min_df=2))
+        model = sqlnb.train(
+            e.db, sqlnb.Docs("docs"), tokenizer=tokenizer, pruning=sqlnb.Pruning(min_df=2)
+        )
         rows = e.db.fetch(model.prediction_query(sqlnb.Docs("docs"), proba=True))
         results.append(sorted(rows))
     assert [r[:2] for r in results[0]] == [r[:2] for r in results[1]]
