@@ -3,7 +3,7 @@
 - Bad input: exit code 1, exactly one line on stderr starting with ``Error: `` that names the
   table, column or value at fault, and every table of the database exactly as before. On DuckDB
   through the real command (``python -m sqlnb`` in a subprocess); the same cases through the
-  Python API on SQLite and PostgreSQL (and two on Spark).
+  Python API on SQLite, PostgreSQL and Spark.
 - Failure never destroys a model: SIGKILL at random points of a long training, Ctrl-C (SIGINT)
   without a terminal, a reader while another process trains, two trainings at once.
 - Names are never code: arbitrary strings for every name (hypothesis), on DuckDB, SQLite and
@@ -735,10 +735,13 @@ API_CASES: dict[str, tuple[Any, str]] = {
         "but model 'm' was trained on VARCHAR labels",
     ),
 }
-API_XFAIL: dict[tuple[str, str], str] = {}
+API_XFAIL: dict[tuple[str, str], str] = {
+    ("spark", "zero-variance"): "Spark has no transactions: a zero variance is found after the "
+    "new counts are written, and nothing rolls them back (documented in the README)",
+}
 
 
-@pytest.fixture(scope="module", params=["duckdb", "sqlite", "postgres"])
+@pytest.fixture(scope="module", params=["duckdb", "sqlite", "postgres", "spark"])
 def api_engine(request) -> Iterator[Any]:
     from engines import open_engine
 
