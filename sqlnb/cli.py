@@ -293,18 +293,43 @@ def _pruning(
     )
 
 
-def _training(
-    database: Database,
-    model_name: str,
-    kind: Any,
-    data: Tokens | Table | Docs,
-    labels: Labels | None,
-    hyperparameters: dict[str, Any],
-    tokenizer: Tokenizer | None,
-    pruning: model.Pruning | None,
-    append: bool = False,
-) -> tuple[list[Any], Any, dict[str, Any]]:
-    if append:
+def _training(database: Database, o: dict[str, Any]) -> tuple[list[Any], Any, dict[str, Any]]:
+    """The statements of `train` (or `train --append`), from the command's options."""
+    data = _data(
+        o["tokens"],
+        o["table"],
+        o["docs"],
+        o["doc_column"],
+        o["word_column"],
+        o["count_column"],
+        o["id_column"],
+        o["text_column"],
+        o["label_column"],
+        o["features"],
+        o["gaussian"],
+        o["categorical"],
+        o["weight_column"],
+    )
+    labels = _labels(
+        o["labels"], o["table"], o["docs"], o["doc_column"], o["label_column"], o["weight_column"]
+    )
+    prior = o["class_prior"]
+    hyperparameters = {
+        "alpha": o["alpha"],
+        "beta": o["beta"],
+        "norm": o["norm"],
+        "fit_prior": o["fit_prior"],
+        "class_prior": None if prior is None else model.parse_class_prior(prior),
+        "prior_alpha": o["prior_alpha"],
+        "var_smoothing": o["var_smoothing"],
+        "sample_variance": o["sample_variance"],
+    }
+    tokenizer = _tokenizer(
+        database, o["lowercase"], o["token_pattern"], o["stop_words"], o["ngrams"]
+    )
+    pruning = _pruning(o["min_df"], o["max_df"], o["max_features"])
+    kind, name = o["kind"], o["model_name"]
+    if o["append"]:
         given = [k for k, v in hyperparameters.items() if v is not None]
         if given or tokenizer is not None or pruning is not None:
             option = "--" + given[0].replace("_", "-") if given else "a tokenizer option"
@@ -312,18 +337,16 @@ def _training(
                 f"with --append the model's own settings apply: {option} is not "
                 "allowed (use sqlnb retune to change smoothing or priors)"
             )
-        statements, the_kind, params = model.append_statements(
-            database, data, labels, model=model_name
-        )
+        statements, the_kind, params = model.append_statements(database, data, labels, model=name)
         if kind is not None and kind != the_kind.name:
-            raise SqlnbError(f"model {model_name!r} is {the_kind.name}, not {kind}")
+            raise SqlnbError(f"model {name!r} is {the_kind.name}, not {kind}")
         return statements, the_kind, params
     return model.training_statements(
         database,
         data,
         labels,
-        model=model_name,
-        kind_name=None if kind is None else kind,
+        model=name,
+        kind_name=kind,
         hyperparameters=hyperparameters,
         tokenizer=tokenizer,
         pruning=pruning,
@@ -335,6 +358,7 @@ def _training(
 
 @app.command()
 def train(
+    ctx: typer.Context,
     db: DbArg,
     tokens: TokensOpt = "tokens",
     labels: LabelsOpt = None,
@@ -374,40 +398,7 @@ def train(
     """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
     text (--docs), or from a wide table (--table)."""
     with opened(db, create=True) as database:
-        statements, the_kind, params = _training(
-            database,
-            model_name,
-            kind,
-            _data(
-                tokens,
-                table,
-                docs,
-                doc_column,
-                word_column,
-                count_column,
-                id_column,
-                text_column,
-                label_column,
-                features,
-                gaussian,
-                categorical,
-                weight_column,
-            ),
-            _labels(labels, table, docs, doc_column, label_column, weight_column),
-            dict(
-                alpha=alpha,
-                beta=beta,
-                norm=norm,
-                fit_prior=fit_prior,
-                class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
-                prior_alpha=prior_alpha,
-                var_smoothing=var_smoothing,
-                sample_variance=sample_variance,
-            ),
-            _tokenizer(database, lowercase, token_pattern, stop_words, ngrams),
-            _pruning(min_df, max_df, max_features),
-            append,
-        )
+        statements, the_kind, params = _training(database, ctx.params)
         info = model.apply_training(database, model_name, statements, the_kind, params).info
     what = "words" if the_kind.source == "tokens" else "features"
     out.print(
@@ -489,7 +480,7 @@ def explain(
         )
         query = m.explanation_query(data, doc=doc, top=top)
         if output is not None:
-            n = m.write(query, output, replace=replace)
+            n = database.write_table(output, query, replace=replace)
             out.print(f"wrote {n} rows to {output}")
             return
         rows = database.fetch(query)
@@ -511,7 +502,7 @@ def weights(
     """A two-class text model as a linear classifier: weight per word and a (bias) row."""
     with opened(db) as database:
         m = model.load(database, model_name)
-        n = m.write(m.weights_query(), output, replace=replace)
+        n = database.write_table(output, m.weights_query(), replace=replace)
     out.print(f"wrote {n} rows to {output}")
 
 
@@ -907,6 +898,7 @@ def _print_script(statements: list[Any], dialect_name: str, *, transaction: bool
 
 @sql_app.command("train")
 def sql_train(
+    ctx: typer.Context,
     db: DbArg,
     dialect: DialectOpt = "duckdb",
     tokens: TokensOpt = "tokens",
@@ -947,40 +939,7 @@ def sql_train(
     """Print the SQL script that `sqlnb train` would run."""
     with opened(db) as database:
         engine.dialect(dialect)
-        statements, _, _ = _training(
-            database,
-            model_name,
-            kind,
-            _data(
-                tokens,
-                table,
-                docs,
-                doc_column,
-                word_column,
-                count_column,
-                id_column,
-                text_column,
-                label_column,
-                features,
-                gaussian,
-                categorical,
-                weight_column,
-            ),
-            _labels(labels, table, docs, doc_column, label_column, weight_column),
-            dict(
-                alpha=alpha,
-                beta=beta,
-                norm=norm,
-                fit_prior=fit_prior,
-                class_prior=None if class_prior is None else model.parse_class_prior(class_prior),
-                prior_alpha=prior_alpha,
-                var_smoothing=var_smoothing,
-                sample_variance=sample_variance,
-            ),
-            _tokenizer(database, lowercase, token_pattern, stop_words, ngrams),
-            _pruning(min_df, max_df, max_features),
-            append,
-        )
+        statements, _, _ = _training(database, ctx.params)
         _print_script(statements, dialect, transaction=True)
 
 

@@ -24,6 +24,7 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
+from sqlnb import templates
 from sqlnb.errors import SqlnbError
 
 Row = tuple[Any, ...]
@@ -555,6 +556,28 @@ class Database:
         if len(kinds) != 1:
             return "VARCHAR"
         return {"integer": "BIGINT", "real": "DOUBLE"}.get(kinds.pop(), "VARCHAR")
+
+    def output_statements(
+        self, output: str, query: exp.Query, *, replace: bool = False
+    ) -> list[exp.Expr]:
+        """The statements that create table ``output`` from a query; an existing table is an
+        error unless ``replace``."""
+        target = templates.table(output)
+        if not replace and self.exists(target):
+            raise SqlnbError(f"output table {output!r} already exists (use --replace)")
+        create = exp.Create(this=target, kind="TABLE", expression=query)
+        if not replace:
+            return [create]
+        return [templates.render("catalog/drop_table.sql", table=target.copy()), create]
+
+    def write_table(self, output: str, query: exp.Query, *, replace: bool = False) -> int:
+        """Create table ``output`` from a query, in one transaction; returns its rows."""
+        statements = self.output_statements(output, query, replace=replace)
+        with self.transaction():
+            for statement in statements:
+                self.execute(statement)
+        count = exp.select(exp.func("COUNT", exp.Star())).from_(templates.table(output))
+        return int(self.fetch(count)[0][0])
 
     def exists(self, table_node: exp.Table) -> bool:
         try:

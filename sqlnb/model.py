@@ -683,10 +683,8 @@ def drop(db: Any, name: str) -> None:
     """Remove a model and all its rows."""
     model = load(db, name)
     with model.db.transaction():
-        for t in ("sqlnb_models", *SHARED_TABLES, *model.kind.tables):
-            model.db.execute(
-                templates.render("catalog/delete.sql", table=templates.table(t), model=name)
-            )
+        for statement in _deletes(name, ("sqlnb_models", *SHARED_TABLES, *model.kind.tables)):
+            model.db.execute(statement)
         _refresh_macros(model.db)
 
 
@@ -815,13 +813,8 @@ class Model:
         unseen: str = "ignore",
     ) -> list[exp.Expr]:
         """The statements that write predictions to table ``output``."""
-        target = templates.table(output)
-        if not replace and self.db.exists(target):
-            raise SqlnbError(f"output table {output!r} already exists (use --replace)")
         query = self.prediction_query(data, proba=proba, unseen=unseen)
-        create = exp.Create(this=target, kind="TABLE", expression=query)
-        drop_old = templates.render("catalog/drop_table.sql", table=target)
-        return [drop_old, create] if replace else [create]
+        return self.db.output_statements(output, query, replace=replace)
 
     def predict_to(
         self,
@@ -833,14 +826,8 @@ class Model:
         unseen: str = "ignore",
     ) -> int:
         """Write predictions to table ``output``; returns its number of rows."""
-        statements = self.prediction_statements(
-            data, output, proba=proba, replace=replace, unseen=unseen
-        )
-        with self.db.transaction():
-            for statement in statements:
-                self.db.execute(statement)
-        count = exp.select(exp.func("COUNT", exp.Star())).from_(templates.table(output))
-        return int(self.db.fetch(count)[0][0])
+        query = self.prediction_query(data, proba=proba, unseen=unseen)
+        return self.db.write_table(output, query, replace=replace)
 
     def classify(
         self,
@@ -981,17 +968,6 @@ class Model:
         )
         assert isinstance(tree, exp.Select)
         return tree
-
-    def write(self, query: exp.Select, output: str, *, replace: bool = False) -> int:
-        """Create table ``output`` from a query of this model; returns its number of rows."""
-        target = templates.table(output)
-        if not replace and self.db.exists(target):
-            raise SqlnbError(f"output table {output!r} already exists (use --replace)")
-        with self.db.transaction():
-            self.db.execute(templates.render("catalog/drop_table.sql", table=target))
-            self.db.execute(exp.Create(this=target.copy(), kind="TABLE", expression=query))
-        count = exp.select(exp.func("COUNT", exp.Star())).from_(target.copy())
-        return int(self.db.fetch(count)[0][0])
 
     # --- evaluation ----------------------------------------------------------------------
 

@@ -97,9 +97,6 @@ def _bind(node: exp.Placeholder, value: Binding) -> None:
         if isinstance(value, exp.Query):
             parent.replace(exp.Subquery(this=value.copy(), alias=alias))
             return
-        if isinstance(value, exp.Values):  # keeps its own alias, which names its columns
-            parent.replace(value.copy())
-            return
         if isinstance(value, exp.Table):
             new = value.copy()
             if alias is not None:

@@ -132,15 +132,7 @@ class Tokenizer:
 
     def write(self, db: Database, docs: Docs, output: str, *, replace: bool = False) -> int:
         """Create table ``output`` with the tokens of ``docs``; returns its number of rows."""
-        target = templates.table(output)
-        if not replace and db.exists(target):
-            raise SqlnbError(f"output table {output!r} already exists (use --replace)")
-        create = exp.Create(this=target, kind="TABLE", expression=self.tokens(docs, db))
-        with db.transaction():
-            db.execute(templates.render("catalog/drop_table.sql", table=target.copy()))
-            db.execute(create)
-        count = exp.select(exp.func("COUNT", exp.Star())).from_(target.copy())
-        return int(db.fetch(count)[0][0])
+        return db.write_table(output, self.tokens(docs, db), replace=replace)
 
     def _grams(self, n: int) -> exp.Select:
         """The n-grams: token || ' ' || LEAD(token, 1) || ... || LEAD(token, n - 1)."""

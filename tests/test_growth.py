@@ -310,7 +310,7 @@ def test_linear_form_gives_the_log_odds(con, kind):
     corpus = random_corpus(114, n_classes=2, vocab=300)
     corpus.load(con)
     model = sqlnb.train(con, "train_tokens", "train_labels", kind=kind)
-    model.write(model.weights_query(), "w")
+    model.db.write_table("w", model.weights_query())
     presence = "1" if kind == "bernoulli" else "t.count"
     scored = dict(
         con.execute(f"""
