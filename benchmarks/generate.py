@@ -18,8 +18,9 @@ request is reused as it is. The corpus stops at the first document that reaches 
 number of token rows (train and test together).
 
 With --wide, also (for Gaussian Naive Bayes) train_wide.parquet and test_wide.parquet: doc_id
-BIGINT, label VARCHAR and 20 DOUBLE features f00 ... f19, rows/20 rows in all (as many values
-as the token corpus has rows), each feature normal with a class-dependent mean and deviation.
+BIGINT, label VARCHAR and 20 DOUBLE features f00 ... f19, as many rows in all as the corpus has
+token rows (10M rows x 20 features at 10M), each feature normal with a class-dependent mean and
+deviation.
 """
 
 from __future__ import annotations
@@ -269,15 +270,17 @@ def wide_chunk(
 def generate_wide(spec: Spec, folder: Path, *, log: bool = True) -> Path:
     """Write train_wide.parquet and test_wide.parquet (reused if meta_wide.json matches)."""
     meta_path = folder / "meta_wide.json"
-    if meta_path.exists() and json.loads(meta_path.read_text()).get("spec") == asdict(spec):
-        return folder
+    total = max(spec.rows, 1)
+    if meta_path.exists():
+        meta = json.loads(meta_path.read_text())
+        if meta.get("spec") == asdict(spec) and sum(meta.get("rows", {}).values()) == total:
+            return folder
     folder.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     rng = np.random.default_rng([spec.seed, 4])
     means = rng.normal(0.0, 1.0, (spec.classes, WIDE_FEATURES))
     scales = rng.lognormal(0.0, 0.5, (spec.classes, WIDE_FEATURES))
     prior = rng.dirichlet(np.full(spec.classes, 10.0))
-    total = max(spec.rows // WIDE_FEATURES, 1)
     schema = wide_chunk(spec, means, scales, prior, 0, 0, 1).schema
     writers = {s: pq.ParquetWriter(folder / f"{s}_wide.parquet", schema) for s in ("train", "test")}
     rows = dict.fromkeys(writers, 0)

@@ -974,7 +974,7 @@ def sql_predict(
             text_column,
             "label",
         )
-        statements = m.prediction_statements(data, output, proba=proba, replace=True)
+        statements = m.prediction_statements(data, output, proba=proba, replace=True, guard=False)
         _print_script(statements, dialect, transaction=False)
 
 
@@ -1010,6 +1010,6 @@ def sql_evaluate(
             label_column,
         )
         create, queries, drop_it = m.evaluation_statements(
-            data, _labels(labels, table, docs, doc_column, label_column)
+            data, _labels(labels, table, docs, doc_column, label_column), guard=False
         )
         _print_script([drop_it, create, *queries, drop_it], dialect, transaction=False)

@@ -46,12 +46,14 @@ class Dialect:
     # Run first in every transaction sqlnb runs (not printed in scripts): where concurrent
     # transactions would otherwise interleave, one at a time per namespace.
     lock: str | None = None
+    # A function that fails the running query with a message, where the engine has one.
+    fail: str | None = None
 
 
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
-        Dialect("duckdb", "duckdb"),
+        Dialect("duckdb", "duckdb", fail="error"),
         Dialect("sqlite", "sqlite", begin="BEGIN"),
         # READ COMMITTED lets two trainings of one model both delete the old rows and both
         # insert theirs: a transaction-scoped advisory lock per schema makes the second wait
@@ -62,7 +64,15 @@ DIALECTS: dict[str, Dialect] = {
             begin="BEGIN",
             lock="SELECT pg_advisory_xact_lock(hashtext('sqlnb.' || current_schema()))",
         ),
-        Dialect("spark", "spark", begin=None, commit=None, rollback=None, delete=False),
+        Dialect(
+            "spark",
+            "spark",
+            begin=None,
+            commit=None,
+            rollback=None,
+            delete=False,
+            fail="raise_error",
+        ),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
         Dialect("snowflake", "snowflake"),
         Dialect("trino", "trino", begin="START TRANSACTION"),
@@ -570,12 +580,22 @@ class Database:
             return [create]
         return [templates.render("catalog/drop_table.sql", table=target.copy()), create]
 
-    def write_table(self, output: str, query: exp.Query, *, replace: bool = False) -> int:
-        """Create table ``output`` from a query, in one transaction; returns its rows."""
+    def write_table(
+        self,
+        output: str,
+        query: exp.Query,
+        *,
+        replace: bool = False,
+        verify: Callable[[], None] | None = None,
+    ) -> int:
+        """Create table ``output`` from a query, in one transaction; returns its rows.
+        ``verify``, if given, runs in the transaction after the write: raising, it undoes it."""
         statements = self.output_statements(output, query, replace=replace)
         with self.transaction():
             for statement in statements:
                 self.execute(statement)
+            if verify is not None:
+                verify()
         count = exp.select(exp.func("COUNT", exp.Star())).from_(templates.table(output))
         return int(self.fetch(count)[0][0])
 

@@ -123,7 +123,7 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
                         columns=names,
                     )
                 )
-    statements += _parameters(name, the_kind, params, info["label_type"])
+    statements += _parameters(name, the_kind, params, info["label_type"], int(info["n_classes"]))
     with db.transaction():
         for statement in statements:
             db.execute(statement)

@@ -58,6 +58,13 @@ class Tokens:
             )
         return self.render(templates.column(name))
 
+    def integer_counts(self, db: Database) -> bool:
+        """Whether the counts are integers (a column of an integer type, or 1 for every row):
+        then none can be NaN or infinite. False where the engine has no column types."""
+        columns = db.columns(source_node(self.table))
+        name = self.count if self.count is not None else "count" if "count" in columns else None
+        return name is None or type_family(columns.get(name, "")) == "integer"
+
     def render(self, count: exp.Expr, source: exp.Expr | None = None) -> exp.Select:
         """The tokens query, unchecked, with ``count`` (a column or 1) from ``source``."""
         tree = templates.render(

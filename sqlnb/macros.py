@@ -63,7 +63,9 @@ def statements(db: Database, models: list[Model]) -> list[exp.Expr]:
     def scalar(column: str) -> exp.Expr:
         ifs = []
         for m in models:
-            query = _with_tokenizer(m).prediction_query(_Text("sqlnb_text"), check=False)
+            query = _with_tokenizer(m).prediction_query(
+                _Text("sqlnb_text"), check=False, guard=False
+            )
             value: exp.Expr = exp.column(column)
             if column == "label" and mixed:
                 value = exp.cast(value, "VARCHAR")
@@ -73,7 +75,7 @@ def statements(db: Database, models: list[Model]) -> list[exp.Expr]:
 
     branches = []
     for m in models:
-        query = m.prediction_query(_TokensArgument("sqlnb_tokens"), check=False)
+        query = m.prediction_query(_TokensArgument("sqlnb_tokens"), check=False, guard=False)
         label: exp.Expr = exp.column("label")
         if mixed:
             label = exp.cast(label, "VARCHAR")

@@ -193,8 +193,17 @@ def parse_df(text: str) -> int | float:
 # --- training --------------------------------------------------------------------------------
 
 
-def _check_tokens(db: Database, query: exp.Select, name: str) -> None:
-    row = db.fetch_dicts(templates.render("check/tokens.sql", tokens=query))[0]
+def _check_tokens(db: Database, query: exp.Select, source: Tokens) -> None:
+    count = exp.column("count", table="t")
+    finite = (
+        count.is_(exp.null()).not_()
+        if source.integer_counts(db)
+        else exp.EQ(
+            this=exp.Mul(this=count.copy(), expression=exp.convert(0)), expression=exp.convert(0)
+        )
+    )
+    row = db.fetch_dicts(templates.render("check/tokens.sql", tokens=query, finite=finite))[0]
+    name = source.table
     if row["null_doc"]:
         raise SqlnbError(
             f"tokens table {name!r} has {row['null_doc']} rows with a NULL document id"
@@ -295,7 +304,7 @@ def _read(
     if pruning is not None:
         inputs = {k: pruning.apply(q, labels_query) for k, q in inputs.items()}
     if isinstance(source, Tokens):
-        _check_tokens(db, next(iter(inputs.values())), source.table)
+        _check_tokens(db, next(iter(inputs.values())), source)
     values = _check_labels(db, labels_query, labels.table)
     return _Batch(inputs, labels_query, values, labels.label_type(db))
 
@@ -308,13 +317,14 @@ def _deletes(model: str, tables: Sequence[str]) -> list[exp.Expr]:
 
 
 def _parameters(
-    model: str, the_kind: Kind, params: dict[str, Any], label_type: str
+    model: str, the_kind: Kind, params: dict[str, Any], label_type: str, n_classes: int
 ) -> list[exp.Expr]:
-    """The derived tables (prior, the kind's parameters) and the catalog row, from the counts."""
+    """The derived tables (prior, the kind's parameters) and the catalog row, from the counts
+    of ``n_classes`` classes."""
     weight, total = _prior_bindings(params)
     return [
         templates.render("train/prior.sql", model=model, weight=weight, total=total),
-        *the_kind.derive(model, params),
+        *the_kind.derive(model, params, n_classes),
         templates.render(
             "catalog/record.sql",
             model=model,
@@ -365,8 +375,8 @@ def training_statements(
     ]
     statements += _deletes(model, ("sqlnb_models", *sorted(stale)))
     statements.append(templates.render("train/classes.sql", model=model, labeled=labeled))
-    statements += the_kind.count(model, batch.inputs, labeled)
-    statements += _parameters(model, the_kind, params, batch.label_type)
+    statements += the_kind.count(model, batch.inputs, labeled, params)
+    statements += _parameters(model, the_kind, params, batch.label_type, len(batch.label_values))
     return statements, the_kind, params
 
 
@@ -426,7 +436,7 @@ def append_statements(
         *_deletes(staging, counts),
         *_deletes(merged, counts),
         templates.render("train/classes.sql", model=staging, labeled=labeled),
-        *the_kind.count(staging, batch.inputs, labeled),
+        *the_kind.count(staging, batch.inputs, labeled, params),
         templates.render(
             "append/classes.sql", model=model, batch=staging, merged=merged, sort_key=sort_key
         ),
@@ -447,7 +457,8 @@ def append_statements(
             exp.insert(rows, templates.table(table), columns=["model", *COLUMNS[table]])
         )
     statements += _deletes(merged, counts)
-    statements += _parameters(model, the_kind, params, current.label_type)
+    n_classes = len({c["label"] for c in current.classes()} | set(batch.label_values))
+    statements += _parameters(model, the_kind, params, current.label_type, n_classes)
     return statements, the_kind, params
 
 
@@ -466,7 +477,9 @@ def retune_statements(
     _check_class_prior(params["class_prior"], [c["label"] for c in current.classes()])
     derived = ("sqlnb_prior", *(t for t in the_kind.tables if t not in the_kind.counts))
     statements = _deletes(model, ("sqlnb_models", *derived))
-    statements += _parameters(model, the_kind, params, current.label_type)
+    statements += _parameters(
+        model, the_kind, params, current.label_type, int(current.info["n_classes"])
+    )
     return statements, the_kind, params
 
 
@@ -725,19 +738,18 @@ class Model:
         documents: exp.Select | None = None,
         unseen: str = "ignore",
         check: bool = True,
+        guard: bool = True,
     ) -> exp.Select:
         """``final`` preceded by the shared pipeline as CTEs: the kind's inputs, the documents,
-        the joint log-likelihood and the posterior."""
+        the joint log-likelihood and the posterior. With ``guard`` (for a query sqlnb runs now,
+        not a script or macro kept for later) the query also checks, in the snapshot it reads,
+        that the model is still the one loaded (``sql/predict/current.sql``)."""
         source = _source(data)
-        row = _catalog_row(self.db, self.name)
-        if row is None or any(row[k] != self.info.get(k) for k in ("kind", "params", "trained_at")):
-            raise SqlnbError(
-                f"model {self.name!r} was retrained or dropped after it was loaded: load it again"
-            )
+        self._check_current()
         the_kind = self.kind
         inputs = the_kind.inputs(self.db, source, self.params)
         if check and isinstance(source, Tokens):
-            _check_tokens(self.db, next(iter(inputs.values())), source.table)
+            _check_tokens(self.db, next(iter(inputs.values())), source)
         elif check and isinstance(source, Table):
             _check_table(self.db, source)
         if unseen == "error":
@@ -753,16 +765,56 @@ class Model:
             "predict/jll.sql",
             documents=_ref(DOCUMENTS),
             base=the_kind.base(self.name),
-            parts=the_kind.parts(self.name, self.params),
+            parts=the_kind.parts(self.name, self.params, int(self.info["n_classes"])),
         )
         posterior = templates.render("predict/posterior.sql", jll=_ref(JLL))
         for name, query in inputs.items():
             final = final.with_(name, as_=query)
+        documents = documents or the_kind.documents(self.db, source)
+        if guard:
+            fail = self.db.dialect.fail
+            stale = (
+                exp.Anonymous(this=fail, expressions=[exp.convert(self._stale)])
+                if fail
+                else exp.null()
+            )
+            current = templates.render(
+                "predict/current.sql",
+                model=self.name,
+                trained_at=str(self.info["trained_at"]),
+                stale=stale,
+            )
+            assert isinstance(current, exp.Select)
+            documents = (
+                exp.select(exp.column("doc_id", table="d").as_("doc_id"))
+                .from_(documents.subquery("d"))
+                .join(current.subquery("g"), join_type="CROSS")
+                .where(exp.column("current", table="g").eq(1))
+            )
         return (
-            final.with_(DOCUMENTS, as_=documents or the_kind.documents(self.db, source))
+            final.with_(DOCUMENTS, as_=documents)
             .with_(JLL, as_=jll)
             .with_(POSTERIOR, as_=posterior)
         )
+
+    @property
+    def _stale(self) -> str:
+        return f"model {self.name!r} was retrained or dropped after it was loaded: load it again"
+
+    def _check_current(self) -> None:
+        """Refuse to go on if the model was retrained or dropped since it was loaded."""
+        row = _catalog_row(self.db, self.name)
+        if row is None or any(row[k] != self.info.get(k) for k in ("kind", "params", "trained_at")):
+            raise SqlnbError(self._stale)
+
+    def _run(self, query: exp.Select) -> Any:
+        """A query's result (see :meth:`Database.relation`). Where the engine returns rows at
+        once and cannot fail a query from inside (SQLite, PostgreSQL), the catalog is read again
+        afterwards: unchanged since the load, the query read the loaded model."""
+        result = self.db.relation(query)
+        if self.db.dialect.fail is None:
+            self._check_current()
+        return result
 
     def prediction_query(
         self,
@@ -772,6 +824,7 @@ class Model:
         unseen: str = "ignore",
         documents: exp.Select | None = None,
         check: bool = True,
+        guard: bool = True,
     ) -> exp.Select:
         """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
         (document, class): (doc_id, label, log_proba, proba). The input is checked first
@@ -783,17 +836,19 @@ class Model:
             model=self.name,
         )
         assert isinstance(final, exp.Select)
-        return self._with_posterior(final, data, unseen=unseen, documents=documents, check=check)
+        return self._with_posterior(
+            final, data, unseen=unseen, documents=documents, check=check, guard=guard
+        )
 
     def predict(self, data: str | Source) -> Any:
         """(doc_id, label, proba): the predicted label of every document. A lazy relation: on
         DuckDB a ``DuckDBPyRelation`` (``.df()``, ``.pl()``, ``.arrow()``), on Spark a
         DataFrame; on SQLite and PostgreSQL the rows."""
-        return self.db.relation(self.prediction_query(data))
+        return self._run(self.prediction_query(data))
 
     def _columns(self, data: str | Source, *names: str) -> Any:
         query = self.prediction_query(data, proba=True)
-        return self.db.relation(exp.select(*names).from_(query.subquery("p")))
+        return self._run(exp.select(*names).from_(query.subquery("p")))
 
     def predict_proba(self, data: str | Source) -> Any:
         """(doc_id, label, proba): every class's posterior of every document."""
@@ -811,9 +866,11 @@ class Model:
         proba: bool = False,
         replace: bool = False,
         unseen: str = "ignore",
+        guard: bool = True,
     ) -> list[exp.Expr]:
-        """The statements that write predictions to table ``output``."""
-        query = self.prediction_query(data, proba=proba, unseen=unseen)
+        """The statements that write predictions to table ``output`` (without ``guard``, for a
+        script to run later, they do not check that the model is still the one loaded)."""
+        query = self.prediction_query(data, proba=proba, unseen=unseen, guard=guard)
         return self.db.output_statements(output, query, replace=replace)
 
     def predict_to(
@@ -827,7 +884,7 @@ class Model:
     ) -> int:
         """Write predictions to table ``output``; returns its number of rows."""
         query = self.prediction_query(data, proba=proba, unseen=unseen)
-        return self.db.write_table(output, query, replace=replace)
+        return self.db.write_table(output, query, replace=replace, verify=self._check_current)
 
     def classify(
         self,
@@ -920,6 +977,7 @@ class Model:
         with self.db.transaction():
             for statement in statements:
                 self.db.execute(statement)
+            self._check_current()
         count = exp.select(exp.func("COUNT", exp.Star())).from_(target.copy())
         return int(self.db.fetch(count)[0][0])
 
@@ -954,7 +1012,7 @@ class Model:
 
     def explain(self, data: str | Source, *, doc: str | None = None, top: int | None = None) -> Any:
         """The explanation as a lazy relation (see :meth:`explanation_query`)."""
-        return self.db.relation(self.explanation_query(data, doc=doc, top=top))
+        return self._run(self.explanation_query(data, doc=doc, top=top))
 
     def weights_query(self) -> exp.Select:
         """(feature, weight): a two-class text model as a linear classifier."""
@@ -972,7 +1030,7 @@ class Model:
     # --- evaluation ----------------------------------------------------------------------
 
     def evaluation_statements(
-        self, data: str | Source, labels: str | Labels | None = None
+        self, data: str | Source, labels: str | Labels | None = None, *, guard: bool = True
     ) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
         """(create the outcomes temp table, [confusion, per_class, summary], drop it)."""
         source = _source(data)
@@ -993,7 +1051,9 @@ class Model:
         assert isinstance(final, exp.Select)
         documents = templates.render("input/documents.sql", source=_ref(TRUTH))
         assert isinstance(documents, exp.Select)
-        outcomes = self._with_posterior(final.with_(TRUTH, as_=truth), source, documents=documents)
+        outcomes = self._with_posterior(
+            final.with_(TRUTH, as_=truth), source, documents=documents, guard=guard
+        )
         create = exp.Create(
             this=_ref(OUTCOMES),
             kind="TABLE",
@@ -1014,6 +1074,7 @@ class Model:
         self.db.execute(drop_it)
         self.db.execute(create)
         try:
+            self._check_current()
             head = self.db.fetch_dicts(summary)[0]
             classes = self.db.fetch_dicts(per_class)
             matrix = self.db.fetch_dicts(confusion)

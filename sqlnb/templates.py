@@ -88,6 +88,22 @@ def render(name: str, **bindings: Binding) -> exp.Expr:
     return tree
 
 
+def expressions(name: str, **bindings: Binding) -> dict[str, exp.Expr]:
+    """The expressions a one-SELECT template selects, by alias, with its placeholders bound
+    (bindings it does not use are ignored): the formulas that generated queries repeat for
+    every class or feature.
+
+    >>> m2 = expressions("gaussian/m2.sql", x=exp.column("x"), mean=exp.column("m"), weight=2)
+    >>> {name: e.sql("duckdb") for name, e in m2.items()}
+    {'m2': 'SUM(2 * (x - m) * (x - m))'}
+    """
+    wanted = placeholders(name)
+    tree = render(name, **{k: v for k, v in bindings.items() if k in wanted})
+    if not isinstance(tree, exp.Select):
+        raise SqlnbError(f"sql/{name} is not a SELECT of expressions")
+    return {e.alias_or_name: e.unalias() for e in tree.expressions}
+
+
 def _bind(node: exp.Placeholder, value: Binding) -> None:
     parent = node.parent
     if isinstance(parent, exp.Table) and parent.this is node:

@@ -45,13 +45,13 @@ def scripts() -> dict[tuple[str, str], str]:
         wrapped = [s for s in (dialect.begin, *statements, dialect.commit) if s is not None]
         out[d, "train_bernoulli"] = engine.script(wrapped, d)
         out[d, "predict_bernoulli"] = engine.script(
-            text.prediction_statements("tokens", "predictions", replace=True), d
+            text.prediction_statements("tokens", "predictions", replace=True, guard=False), d
         )
-        create, queries, drop = text.evaluation_statements("tokens", "labels")
+        create, queries, drop = text.evaluation_statements("tokens", "labels", guard=False)
         out[d, "evaluate_bernoulli"] = engine.script([drop, create, *queries, drop], d)
         out[d, "predict_mixed"] = engine.script(
             table.prediction_statements(
-                sqlnb.Table("patients"), "triaged", proba=True, replace=True
+                sqlnb.Table("patients"), "triaged", proba=True, replace=True, guard=False
             ),
             d,
         )

@@ -1,7 +1,8 @@
 -- The joint log-likelihood of every (document, class), for every kind: the kind's per-class
--- $base (class_id, score, n_zero) plus the sum of its per-document $parts (doc_id, class_id,
--- score, n_zero). n_zero counts factors of probability 0; where the total is positive the jll
--- is NULL, meaning -infinity. A document without parts (no known word) gets the base alone.
+-- $base (class_id, score, n_zero) plus its per-document $parts (doc_id, class_id, score, n_zero;
+-- one row per document and class). n_zero counts factors of probability 0; where the total is
+-- positive the jll is NULL, meaning -infinity. A document without parts (no known word) gets the
+-- base alone.
 SELECT
   d.doc_id AS doc_id,
   b.class_id AS class_id,
@@ -11,13 +12,5 @@ SELECT
   END AS jll
 FROM $documents AS d
 CROSS JOIN $base AS b
-LEFT JOIN (
-  SELECT
-    p.doc_id AS doc_id,
-    p.class_id AS class_id,
-    SUM(p.score) AS score,
-    SUM(p.n_zero) AS n_zero
-  FROM $parts AS p
-  GROUP BY p.doc_id, p.class_id
-) AS s
+LEFT JOIN $parts AS s
   ON s.doc_id = d.doc_id AND s.class_id = b.class_id

@@ -39,12 +39,15 @@ class Kind:
         """Every document (row) of a source to classify, as (doc_id)."""
         raise NotImplementedError
 
-    def count(self, model: str, inputs: Inputs, labeled: exp.Expr) -> list[exp.Expr]:
+    def count(
+        self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
+    ) -> list[exp.Expr]:
         """Statements that insert the sufficient statistics."""
         raise NotImplementedError
 
-    def derive(self, model: str, params: Params) -> list[exp.Expr]:
-        """Statements that insert the derived parameters from the stored counts."""
+    def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
+        """Statements that insert the derived parameters from the stored counts of
+        ``n_classes`` classes."""
         raise NotImplementedError
 
     def check(self, db: Database, model: str, params: Params) -> None:
@@ -54,9 +57,10 @@ class Kind:
         """Per-class base of the joint log-likelihood: (class_id, score, n_zero)."""
         return templates.render("predict/base_prior.sql", model=model)
 
-    def parts(self, model: str, params: Params) -> exp.Expr:
+    def parts(self, model: str, params: Params, n_classes: int) -> exp.Expr:
         """Per-document parts of the joint log-likelihood: (doc_id, class_id, score, n_zero),
-        reading the relations named by ``inputs``."""
+        one row per document and class, reading the relations named by ``inputs``, for a model
+        of ``n_classes`` classes."""
         raise NotImplementedError
 
     def n_features(self, model: str, params: Params) -> exp.Expr:

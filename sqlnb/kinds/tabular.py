@@ -11,15 +11,23 @@ from sqlglot import exp
 from sqlnb import templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import CATEGORICAL, GAUSSIAN, Table
+from sqlnb.inputs import CATEGORICAL, GAUSSIAN, Table, source_node
+from sqlnb.kinds import gaussian
 from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Params
 
-NUMERIC, CATEGORIES = "sqlnb_numeric", "sqlnb_categories"
+# The inputs: Gaussian features wide (one row per example) for counting and scoring, and long
+# (doc_id, feature, value) for explanations; categorical features long.
+ROWS, NUMERIC, CATEGORIES = "sqlnb_rows", "sqlnb_numeric", "sqlnb_categories"
 GAUSSIAN_DEFAULTS: dict[str, Any] = {"var_smoothing": 1e-9, "sample_variance": False}
 
 
 def _likelihoods(params: Params) -> set[str]:
     return {kind for _, kind in params["features"]}
+
+
+def _gaussian(params: Params) -> list[str]:
+    """The Gaussian features, in the model's order."""
+    return [name for name, kind in params["features"] if kind == GAUSSIAN]
 
 
 class Tabular(Kind):
@@ -55,9 +63,15 @@ class Tabular(Kind):
             raise SqlnbError(f"a {self.name} model reads a wide table (--table), not tokens")
         inputs: Inputs = {}
         if GAUSSIAN in _likelihoods(params):
+            names = _gaussian(params)
+            columns = [templates.column(n) for n in names]
+            inputs[ROWS] = gaussian.rows(
+                templates.column(source.id), columns, source_node(source.table)
+            )
             inputs[NUMERIC] = source.values(db, params["features"], GAUSSIAN)
-            row = db.fetch(templates.render("check/numeric.sql", values=inputs[NUMERIC]))
-            if row:
+            counts = db.fetch(gaussian.non_finite(inputs[ROWS], len(names)))[0]
+            if any(counts):  # name the first one (a slower query, run only then)
+                row = db.fetch(templates.render("check/numeric.sql", values=inputs[NUMERIC]))
                 raise SqlnbError(
                     f"feature {row[0][0]!r} of {source.table!r} is NaN or infinite in row "
                     f"{row[0][1]}"
@@ -70,14 +84,12 @@ class Tabular(Kind):
         assert isinstance(source, Table)
         return source.ids(db)
 
-    def count(self, model: str, inputs: Inputs, labeled: exp.Expr) -> list[exp.Expr]:
-        statements = []
-        if NUMERIC in inputs:
-            statements.append(
-                templates.render(
-                    "gaussian/stats.sql", model=model, values=inputs[NUMERIC], labeled=labeled
-                )
-            )
+    def count(
+        self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
+    ) -> list[exp.Expr]:
+        statements: list[exp.Expr] = []
+        if ROWS in inputs:
+            statements.append(gaussian.stats(model, _gaussian(params), inputs[ROWS], labeled))
         if CATEGORIES in inputs:
             statements.append(
                 templates.render(
@@ -89,7 +101,7 @@ class Tabular(Kind):
             )
         return statements
 
-    def derive(self, model: str, params: Params) -> list[exp.Expr]:
+    def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
         statements = []
         if GAUSSIAN in _likelihoods(params):
             statements.append(
@@ -121,22 +133,29 @@ class Tabular(Kind):
                 "var_smoothing is 0): give --var-smoothing > 0"
             )
 
-    def parts(self, model: str, params: Params) -> exp.Expr:
+    def parts(self, model: str, params: Params, n_classes: int) -> exp.Expr:
         parts: list[exp.Expr] = []
         if GAUSSIAN in _likelihoods(params):
-            parts.append(
-                templates.render("gaussian/part.sql", model=model, values=exp.to_table(NUMERIC))
-            )
+            parts.append(gaussian.part(model, _gaussian(params), exp.to_table(ROWS)))
         if CATEGORICAL in _likelihoods(params):
             parts.append(
                 templates.render(
                     "categorical/part.sql", model=model, values=exp.to_table(CATEGORIES)
                 )
             )
-        query = parts[0]
-        for part in parts[1:]:
-            query = exp.union(query, part, distinct=False)
-        return query
+        if len(parts) == 1:
+            return parts[0]
+        both = exp.union(*parts, distinct=False).subquery("p")
+        return (
+            exp.select(
+                "doc_id",
+                "class_id",
+                exp.Sum(this=exp.column("score")).as_("score"),
+                exp.Sum(this=exp.column("n_zero")).as_("n_zero"),
+            )
+            .from_(both)
+            .group_by("doc_id", "class_id")
+        )
 
     def explain(self, model: str, params: Params) -> exp.Expr:
         parts: list[exp.Expr] = []

@@ -10,14 +10,27 @@ from sqlnb import templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Tokens
+from sqlnb.kinds import wide
 from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Params
 from sqlnb.tokenizer import Docs, Tokenizer
 
 TOKENS = "sqlnb_input"
+LOG_THETA = ("model", "class_id", "label", "word", "log_theta")
+LOG_ABSENT = ("model", "class_id", "word", "log_absent")
 
 
 class TextKind(Kind):
     source = "tokens"
+    scored = "text/tokens.sql"  # the tokens a document is scored by
+    # The formulas of the columns of sqlnb_scoring (see wide.py), by their prefix.
+    weights: ClassVar[dict[str, str]]
+    tables: ClassVar[tuple[str, ...]] = ("sqlnb_word_counts", "sqlnb_log_theta", wide.TABLE)
+    counts = ("sqlnb_word_counts",)
+    creates: ClassVar[tuple[str, ...]] = (
+        "catalog/create_word_counts.sql",
+        "catalog/create_log_theta.sql",
+        wide.CREATE,
+    )
 
     def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
         if isinstance(source, Docs):
@@ -35,12 +48,44 @@ class TextKind(Kind):
     def documents(self, db: Database, source: Any) -> exp.Select:
         if isinstance(source, Docs):  # every document, also those without a token
             return source.ids(db)
-        tree = templates.render("input/documents.sql", source=exp.to_table(TOKENS))
+        # Read from the source, not from the tokens relation the parts read: a relation read
+        # twice is materialised (on DuckDB), which costs more time and memory than a scan.
+        tokens = self.inputs(db, source, {})[TOKENS]
+        tree = templates.render("input/documents.sql", source=tokens.subquery("t"))
         assert isinstance(tree, exp.Select)
         return tree
 
-    def parts(self, model: str, params: Params) -> exp.Expr:
-        return templates.render("text/part.sql", model=model, tokens=exp.to_table(TOKENS))
+    def parts(self, model: str, params: Params, n_classes: int) -> exp.Expr:
+        tokens = templates.render(self.scored, tokens=exp.to_table(TOKENS))
+        assert isinstance(tokens, exp.Query)
+        zeros, absent = self.may_be_zero(params), "a" in self.weights
+        return wide.parts(model, n_classes, tokens, zeros=zeros, absent=absent)
+
+    def may_be_zero(self, params: Params) -> bool:
+        """Whether the model can hold probability-0 factors (theta = 0 needs alpha = 0)."""
+        return bool(params["alpha"] == 0)
+
+    def smoothing(self, params: Params) -> dict[str, exp.Expr]:
+        """The hyperparameters the weight formulas use."""
+        return {"alpha": templates.number(params["alpha"])}
+
+    def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
+        """The wide weights from the counts, then their readable long form."""
+        smoothing = self.smoothing(params)
+
+        def weight(name: str) -> wide.Weight:
+            return lambda bindings: wide.formula(name, {**bindings, **smoothing})
+
+        columns = {prefix: weight(name) for prefix, name in self.weights.items()}
+        readable = [
+            wide.readable(model, n_classes, "sqlnb_log_theta", "w", LOG_THETA),
+            *(
+                [wide.readable(model, n_classes, "sqlnb_log_absent", "a", LOG_ABSENT)]
+                if "a" in self.weights
+                else []
+            ),
+        ]
+        return [*wide.derive(model, n_classes, columns), *readable]
 
     def n_features(self, model: str, params: Params) -> exp.Expr:
         return templates.render("text/n_features.sql", model=model)
@@ -56,21 +101,17 @@ class Multinomial(TextKind):
     """A document is a bag of word counts."""
 
     name = "multinomial"
-    tables = ("sqlnb_word_counts", "sqlnb_log_theta")
-    counts = ("sqlnb_word_counts",)
-    creates = ("catalog/create_word_counts.sql", "catalog/create_log_theta.sql")
+    weights: ClassVar[dict[str, str]] = {"w": "multinomial/weight.sql"}
     hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, **PRIOR_DEFAULTS}
 
-    def count(self, model: str, inputs: Inputs, labeled: exp.Expr) -> list[exp.Expr]:
+    def count(
+        self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
+    ) -> list[exp.Expr]:
         return [
             templates.render(
                 "multinomial/count.sql", model=model, tokens=inputs[TOKENS], labeled=labeled
             )
         ]
-
-    def derive(self, model: str, params: Params) -> list[exp.Expr]:
-        alpha = templates.number(params["alpha"])
-        return [templates.render("multinomial/log_theta.sql", model=model, alpha=alpha)]
 
 
 class Complement(Multinomial):
@@ -78,6 +119,7 @@ class Complement(Multinomial):
     counts, no class prior."""
 
     name = "complement"
+    weights: ClassVar[dict[str, str]] = {"w": "complement/weight.sql"}
     hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, "norm": False}
     uses_prior = False
 
@@ -95,15 +137,8 @@ class Complement(Multinomial):
             )
         return {**resolved, **PRIOR_DEFAULTS}
 
-    def derive(self, model: str, params: Params) -> list[exp.Expr]:
-        return [
-            templates.render(
-                "complement/log_theta.sql",
-                model=model,
-                alpha=templates.number(params["alpha"]),
-                norm=bool(params["norm"]),
-            )
-        ]
+    def smoothing(self, params: Params) -> dict[str, exp.Expr]:
+        return {**super().smoothing(params), "norm": exp.convert(bool(params["norm"]))}
 
     def base(self, model: str) -> exp.Expr:
         return templates.render("complement/base.sql", model=model)
@@ -113,38 +148,42 @@ class Bernoulli(TextKind):
     """A document is the set of words it contains; absent words count too."""
 
     name = "bernoulli"
-    tables = ("sqlnb_word_counts", "sqlnb_log_theta", "sqlnb_log_absent")
-    counts = ("sqlnb_word_counts",)
+    scored = "bernoulli/present.sql"
+    weights: ClassVar[dict[str, str]] = {"w": "bernoulli/weight.sql", "a": "bernoulli/absent.sql"}
+    tables = ("sqlnb_word_counts", "sqlnb_log_theta", "sqlnb_log_absent", wide.TABLE)
     creates = (
         "catalog/create_word_counts.sql",
         "catalog/create_log_theta.sql",
         "catalog/create_log_absent.sql",
+        wide.CREATE,
     )
     hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, "beta": None, **PRIOR_DEFAULTS}
 
-    def count(self, model: str, inputs: Inputs, labeled: exp.Expr) -> list[exp.Expr]:
+    def count(
+        self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
+    ) -> list[exp.Expr]:
         return [
             templates.render(
                 "bernoulli/count.sql", model=model, tokens=inputs[TOKENS], labeled=labeled
             )
         ]
 
-    def derive(self, model: str, params: Params) -> list[exp.Expr]:
-        beta = params["alpha"] if params["beta"] is None else params["beta"]  # default: alpha
-        smoothing = {"alpha": templates.number(params["alpha"]), "beta": templates.number(beta)}
-        return [
-            templates.render("bernoulli/log_theta.sql", model=model, **smoothing),
-            templates.render("bernoulli/log_absent.sql", model=model, **smoothing),
-        ]
+    def smoothing(self, params: Params) -> dict[str, exp.Expr]:
+        return {**super().smoothing(params), "beta": templates.number(_beta(params))}
+
+    def may_be_zero(self, params: Params) -> bool:  # theta = 0 needs alpha = 0, 1 - theta beta = 0
+        return bool(params["alpha"] == 0 or _beta(params) == 0)
 
     def base(self, model: str) -> exp.Expr:
         return templates.render("bernoulli/base.sql", model=model)
-
-    def parts(self, model: str, params: Params) -> exp.Expr:
-        return templates.render("bernoulli/part.sql", model=model, tokens=exp.to_table(TOKENS))
 
     def explain(self, model: str, params: Params) -> exp.Expr:
         return templates.render("explain/bernoulli.sql", model=model, tokens=exp.to_table(TOKENS))
 
     def scores(self, model: str) -> exp.Expr:
         return templates.render("weights/presence.sql", model=model)
+
+
+def _beta(params: Params) -> float:
+    """Bernoulli's beta: alpha unless given."""
+    return float(params["alpha"] if params["beta"] is None else params["beta"])

@@ -9,7 +9,13 @@ WITH sqlnb_input AS (
 ), sqlnb_documents AS (
   SELECT DISTINCT
     doc_id
-  FROM sqlnb_input AS s
+  FROM (
+    SELECT
+      "doc_id" AS doc_id,
+      CAST("word" AS TEXT) AS word,
+      CAST("count" AS DOUBLE) AS count
+    FROM "tokens" AS s
+  ) AS s
 ), sqlnb_jll AS (
   SELECT
     d.doc_id AS doc_id,
@@ -53,42 +59,45 @@ WITH sqlnb_input AS (
   ) AS b
   LEFT JOIN (
     SELECT
-      p.doc_id AS doc_id,
-      p.class_id AS class_id,
-      SUM(p.score) AS score,
-      SUM(p.n_zero) AS n_zero
+      s.doc_id AS doc_id,
+      c.class_id AS class_id,
+      CASE c.class_id - s.base WHEN 0 THEN s.w0 WHEN 1 THEN s.w1 END AS score,
+      0 AS n_zero
     FROM (
       SELECT
         t.doc_id AS doc_id,
-        lt.class_id AS class_id,
-        SUM(COALESCE(lt.log_theta, 0) - COALESCE(la.log_absent, 0)) AS score,
-        SUM(
-          CASE WHEN lt.log_theta IS NULL THEN 1 ELSE 0 END - CASE WHEN la.log_absent IS NULL THEN 1 ELSE 0 END
-        ) AS n_zero
+        w.base AS base,
+        SUM(t.count * (
+          w.w0 - w.a0
+        )) AS w0,
+        SUM(t.count * (
+          w.w1 - w.a1
+        )) AS w1
       FROM (
-        SELECT
-          doc_id,
-          word
+        SELECT DISTINCT
+          x.doc_id AS doc_id,
+          x.word AS word,
+          1 AS count
         FROM sqlnb_input AS x
-        GROUP BY
-          doc_id,
-          word
-        HAVING
-          SUM(count) > 0
+        WHERE
+          x.count > 0
       ) AS t
-      JOIN sqlnb_log_theta AS lt
-        ON lt.word = t.word
-      JOIN sqlnb_log_absent AS la
-        ON la.model = lt.model AND la.class_id = lt.class_id AND la.word = lt.word
+      JOIN "sqlnb_scoring" AS w
+        ON w.word = t.word
       WHERE
-        lt.model = 'spam'
+        w.model = 'spam'
       GROUP BY
         t.doc_id,
-        lt.class_id
-    ) AS p
-    GROUP BY
-      p.doc_id,
-      p.class_id
+        w.base
+    ) AS s
+    JOIN (
+      SELECT
+        class_id
+      FROM sqlnb_classes
+      WHERE
+        model = 'spam'
+    ) AS c
+      ON c.class_id - c.class_id % 32 = s.base
   ) AS s
     ON s.doc_id = d.doc_id AND s.class_id = b.class_id
 ), sqlnb_posterior AS (

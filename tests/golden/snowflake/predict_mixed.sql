@@ -1,6 +1,11 @@
 DROP TABLE IF EXISTS "triaged";
 CREATE TABLE "triaged" AS
-WITH sqlnb_numeric AS (
+WITH sqlnb_rows AS (
+  SELECT
+    "id" AS doc_id,
+    CAST("temperature" AS DOUBLE) AS x0
+  FROM "patients"
+), sqlnb_numeric AS (
   SELECT
     "id" AS doc_id,
     'temperature' AS feature,
@@ -41,32 +46,38 @@ WITH sqlnb_numeric AS (
   ) AS b
   LEFT JOIN (
     SELECT
-      p.doc_id AS doc_id,
-      p.class_id AS class_id,
-      SUM(p.score) AS score,
-      SUM(p.n_zero) AS n_zero
+      doc_id,
+      class_id,
+      SUM(score) AS score,
+      SUM(n_zero) AS n_zero
     FROM (
       SELECT
         x.doc_id AS doc_id,
-        g.class_id AS class_id,
-        SUM(
-          CAST(-0.5 AS DOUBLE) * (
-            CAST(1.8378770664093453 AS DOUBLE) + LN(g.var)
+        p.class_id AS class_id,
+        CASE
+          WHEN x.x0 IS NULL OR p.v0 IS NULL
+          THEN CAST(0 AS DOUBLE)
+          ELSE CAST(-0.5 AS DOUBLE) * (
+            CAST(1.8378770664093453 AS DOUBLE) + LN(p.v0)
           ) - CAST(0.5 AS DOUBLE) * (
-            x.value - g.mean
+            x.x0 - p.m0
           ) * (
-            x.value - g.mean
-          ) / g.var
-        ) AS score,
+            x.x0 - p.m0
+          ) / p.v0
+        END AS score,
         0 AS n_zero
-      FROM sqlnb_numeric AS x
-      JOIN sqlnb_gaussian AS g
-        ON g.feature = x.feature
-      WHERE
-        g.model = 'triage'
-      GROUP BY
-        x.doc_id,
-        g.class_id
+      FROM sqlnb_rows AS x
+      CROSS JOIN (
+        SELECT
+          g.class_id AS class_id,
+          MAX(CASE WHEN g.feature = 'temperature' THEN g.mean END) AS m0,
+          MAX(CASE WHEN g.feature = 'temperature' THEN g.var END) AS v0
+        FROM "sqlnb_gaussian" AS g
+        WHERE
+          g.model = 'triage'
+        GROUP BY
+          g.class_id
+      ) AS p
       UNION ALL
       SELECT
         x.doc_id AS doc_id,
@@ -83,8 +94,8 @@ WITH sqlnb_numeric AS (
         lt.class_id
     ) AS p
     GROUP BY
-      p.doc_id,
-      p.class_id
+      doc_id,
+      class_id
   ) AS s
     ON s.doc_id = d.doc_id AND s.class_id = b.class_id
 ), sqlnb_posterior AS (

@@ -41,6 +41,75 @@ CREATE TABLE IF NOT EXISTS sqlnb_log_absent (
   word TEXT,
   log_absent REAL
 );
+CREATE TABLE IF NOT EXISTS sqlnb_scoring (
+  model TEXT,
+  word TEXT,
+  base INTEGER,
+  w0 REAL,
+  w1 REAL,
+  w2 REAL,
+  w3 REAL,
+  w4 REAL,
+  w5 REAL,
+  w6 REAL,
+  w7 REAL,
+  w8 REAL,
+  w9 REAL,
+  w10 REAL,
+  w11 REAL,
+  w12 REAL,
+  w13 REAL,
+  w14 REAL,
+  w15 REAL,
+  w16 REAL,
+  w17 REAL,
+  w18 REAL,
+  w19 REAL,
+  w20 REAL,
+  w21 REAL,
+  w22 REAL,
+  w23 REAL,
+  w24 REAL,
+  w25 REAL,
+  w26 REAL,
+  w27 REAL,
+  w28 REAL,
+  w29 REAL,
+  w30 REAL,
+  w31 REAL,
+  a0 REAL,
+  a1 REAL,
+  a2 REAL,
+  a3 REAL,
+  a4 REAL,
+  a5 REAL,
+  a6 REAL,
+  a7 REAL,
+  a8 REAL,
+  a9 REAL,
+  a10 REAL,
+  a11 REAL,
+  a12 REAL,
+  a13 REAL,
+  a14 REAL,
+  a15 REAL,
+  a16 REAL,
+  a17 REAL,
+  a18 REAL,
+  a19 REAL,
+  a20 REAL,
+  a21 REAL,
+  a22 REAL,
+  a23 REAL,
+  a24 REAL,
+  a25 REAL,
+  a26 REAL,
+  a27 REAL,
+  a28 REAL,
+  a29 REAL,
+  a30 REAL,
+  a31 REAL
+);
 DELETE FROM "sqlnb_models"
 WHERE
   model = 'spam';
@@ -54,6 +123,9 @@ DELETE FROM "sqlnb_log_theta"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_prior"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_scoring"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_word_counts"
@@ -75,7 +147,7 @@ FROM (
     l.doc_id AS doc_id,
     l.label AS label,
     l.weight AS weight,
-    DENSE_RANK() OVER (ORDER BY l.label NULLS LAST) - 1 AS class_id
+    c.class_id AS class_id
   FROM (
     SELECT DISTINCT
       "doc_id" AS doc_id,
@@ -83,6 +155,23 @@ FROM (
       CAST(1 AS REAL) AS weight
     FROM "labels" AS s
   ) AS l
+  JOIN (
+    SELECT
+      v.label AS label,
+      DENSE_RANK() OVER (ORDER BY v.label NULLS LAST) - 1 AS class_id
+    FROM (
+      SELECT DISTINCT
+        x.label AS label
+      FROM (
+        SELECT DISTINCT
+          "doc_id" AS doc_id,
+          "label" AS label,
+          CAST(1 AS REAL) AS weight
+        FROM "labels" AS s
+      ) AS x
+    ) AS v
+  ) AS c
+    ON c.label = l.label
 ) AS l
 GROUP BY
   l.class_id,
@@ -99,9 +188,9 @@ SELECT
   t.word AS word,
   SUM(l.weight) AS count
 FROM (
-  SELECT
-    doc_id,
-    word
+  SELECT DISTINCT
+    x.doc_id AS doc_id,
+    x.word AS word
   FROM (
     SELECT
       "doc_id" AS doc_id,
@@ -109,18 +198,15 @@ FROM (
       CAST("count" AS REAL) AS count
     FROM "tokens" AS s
   ) AS x
-  GROUP BY
-    doc_id,
-    word
-  HAVING
-    SUM(count) > 0
+  WHERE
+    x.count > 0
 ) AS t
 JOIN (
   SELECT
     l.doc_id AS doc_id,
     l.label AS label,
     l.weight AS weight,
-    DENSE_RANK() OVER (ORDER BY l.label NULLS LAST) - 1 AS class_id
+    c.class_id AS class_id
   FROM (
     SELECT DISTINCT
       "doc_id" AS doc_id,
@@ -128,6 +214,23 @@ JOIN (
       CAST(1 AS REAL) AS weight
     FROM "labels" AS s
   ) AS l
+  JOIN (
+    SELECT
+      v.label AS label,
+      DENSE_RANK() OVER (ORDER BY v.label NULLS LAST) - 1 AS class_id
+    FROM (
+      SELECT DISTINCT
+        x.label AS label
+      FROM (
+        SELECT DISTINCT
+          "doc_id" AS doc_id,
+          "label" AS label,
+          CAST(1 AS REAL) AS weight
+        FROM "labels" AS s
+      ) AS x
+    ) AS v
+  ) AS c
+    ON c.label = l.label
 ) AS l
   ON l.doc_id = t.doc_id
 GROUP BY
@@ -155,7 +258,92 @@ FROM (
   WHERE
     c.model = 'spam'
 ) AS w;
-INSERT INTO sqlnb_log_theta (
+INSERT INTO "sqlnb_scoring" (
+  model,
+  word,
+  base,
+  w0,
+  w1,
+  a0,
+  a1
+)
+SELECT
+  'spam' AS model,
+  p.word AS word,
+  0 AS base,
+  CASE
+    WHEN COALESCE(p.c0, 0) + CAST(1.0 AS REAL) > 0
+    AND s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+    THEN LN(COALESCE(p.c0, 0) + CAST(1.0 AS REAL)) - LN(s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+  END AS w0,
+  CASE
+    WHEN COALESCE(p.c1, 0) + CAST(1.0 AS REAL) > 0
+    AND s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+    THEN LN(COALESCE(p.c1, 0) + CAST(1.0 AS REAL)) - LN(s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+  END AS w1,
+  CASE
+    WHEN s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS REAL) > 0
+    AND s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+    THEN LN(s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS REAL)) - LN(s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+  END AS a0,
+  CASE
+    WHEN s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS REAL) > 0
+    AND s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+    THEN LN(s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS REAL)) - LN(s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+  END AS a1
+FROM (
+  SELECT
+    SUM(CASE WHEN w.class_id = 0 THEN w.count END) AS c0,
+    SUM(CASE WHEN w.class_id = 1 THEN w.count END) AS c1,
+    SUM(w.count) AS total,
+    CAST(COUNT(*) OVER () AS REAL) AS vocabulary,
+    SUM(SUM(w.count)) OVER () AS grand_total,
+    w.word AS word
+  FROM (
+    SELECT
+      class_id,
+      word,
+      count
+    FROM sqlnb_word_counts
+    WHERE
+      model = 'spam'
+  ) AS w
+  GROUP BY
+    w.word
+) AS p
+CROSS JOIN (
+  SELECT
+    *
+  FROM (
+    SELECT
+      SUM(CASE WHEN c.class_id = 0 THEN c.n_docs END) AS n0,
+      SUM(CASE WHEN c.class_id = 1 THEN c.n_docs END) AS n1
+    FROM (
+      SELECT
+        class_id,
+        n_docs
+      FROM sqlnb_classes
+      WHERE
+        model = 'spam'
+    ) AS c
+  ) AS n
+  CROSS JOIN (
+    SELECT
+      SUM(CASE WHEN g.class_id = 0 THEN g.count END) AS t0,
+      SUM(CASE WHEN g.class_id = 1 THEN g.count END) AS t1
+    FROM (
+      SELECT
+        class_id,
+        SUM(count) AS count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'spam'
+      GROUP BY
+        class_id
+    ) AS g
+  ) AS t
+) AS s;
+INSERT INTO "sqlnb_log_theta" (
   model,
   class_id,
   label,
@@ -163,70 +351,46 @@ INSERT INTO sqlnb_log_theta (
   log_theta
 )
 SELECT
-  c.model AS model,
+  s.model AS model,
   c.class_id AS class_id,
   c.label AS label,
-  v.word AS word,
-  CASE
-    WHEN COALESCE(w.count, 0) + CAST(1.0 AS REAL) > 0
-    AND c.n_docs + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-    THEN LN(COALESCE(w.count, 0) + CAST(1.0 AS REAL)) - LN(c.n_docs + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-  END AS log_theta
-FROM sqlnb_classes AS c
-CROSS JOIN (
-  SELECT DISTINCT
-    word
-  FROM sqlnb_word_counts
-  WHERE
-    model = 'spam'
-) AS v
-LEFT JOIN (
+  s.word AS word,
+  CASE c.class_id - s.base WHEN 0 THEN s.w0 WHEN 1 THEN s.w1 END AS log_theta
+FROM "sqlnb_scoring" AS s
+JOIN (
   SELECT
     class_id,
-    word,
-    count
-  FROM sqlnb_word_counts
+    label
+  FROM sqlnb_classes
   WHERE
     model = 'spam'
-) AS w
-  ON w.class_id = c.class_id AND w.word = v.word
+) AS c
+  ON c.class_id - c.class_id % 32 = s.base
 WHERE
-  c.model = 'spam';
-INSERT INTO sqlnb_log_absent (
+  s.model = 'spam';
+INSERT INTO "sqlnb_log_absent" (
   model,
   class_id,
   word,
   log_absent
 )
 SELECT
-  c.model AS model,
+  s.model AS model,
   c.class_id AS class_id,
-  v.word AS word,
-  CASE
-    WHEN c.n_docs - COALESCE(w.count, 0) + CAST(1.0 AS REAL) > 0
-    AND c.n_docs + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-    THEN LN(c.n_docs - COALESCE(w.count, 0) + CAST(1.0 AS REAL)) - LN(c.n_docs + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-  END AS log_absent
-FROM sqlnb_classes AS c
-CROSS JOIN (
-  SELECT DISTINCT
-    word
-  FROM sqlnb_word_counts
-  WHERE
-    model = 'spam'
-) AS v
-LEFT JOIN (
+  s.word AS word,
+  CASE c.class_id - s.base WHEN 0 THEN s.a0 WHEN 1 THEN s.a1 END AS log_absent
+FROM "sqlnb_scoring" AS s
+JOIN (
   SELECT
     class_id,
-    word,
-    count
-  FROM sqlnb_word_counts
+    label
+  FROM sqlnb_classes
   WHERE
     model = 'spam'
-) AS w
-  ON w.class_id = c.class_id AND w.word = v.word
+) AS c
+  ON c.class_id - c.class_id % 32 = s.base
 WHERE
-  c.model = 'spam';
+  s.model = 'spam';
 INSERT INTO sqlnb_models (
   model,
   kind,
@@ -247,10 +411,10 @@ SELECT
   c.n_classes AS n_classes,
   (
     SELECT
-      COUNT(DISTINCT w.word) AS n_features
-    FROM sqlnb_word_counts AS w
+      COUNT(*) AS n_features
+    FROM sqlnb_scoring AS s
     WHERE
-      w.model = 'spam'
+      s.model = 'spam' AND s.base = 0
   ) AS n_features,
   CURRENT_TIMESTAMP AS trained_at,
   '<version>' AS version

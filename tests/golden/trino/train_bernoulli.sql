@@ -41,6 +41,75 @@ CREATE TABLE IF NOT EXISTS sqlnb_log_absent (
   word VARCHAR,
   log_absent DOUBLE
 );
+CREATE TABLE IF NOT EXISTS sqlnb_scoring (
+  model VARCHAR,
+  word VARCHAR,
+  base BIGINT,
+  w0 DOUBLE,
+  w1 DOUBLE,
+  w2 DOUBLE,
+  w3 DOUBLE,
+  w4 DOUBLE,
+  w5 DOUBLE,
+  w6 DOUBLE,
+  w7 DOUBLE,
+  w8 DOUBLE,
+  w9 DOUBLE,
+  w10 DOUBLE,
+  w11 DOUBLE,
+  w12 DOUBLE,
+  w13 DOUBLE,
+  w14 DOUBLE,
+  w15 DOUBLE,
+  w16 DOUBLE,
+  w17 DOUBLE,
+  w18 DOUBLE,
+  w19 DOUBLE,
+  w20 DOUBLE,
+  w21 DOUBLE,
+  w22 DOUBLE,
+  w23 DOUBLE,
+  w24 DOUBLE,
+  w25 DOUBLE,
+  w26 DOUBLE,
+  w27 DOUBLE,
+  w28 DOUBLE,
+  w29 DOUBLE,
+  w30 DOUBLE,
+  w31 DOUBLE,
+  a0 DOUBLE,
+  a1 DOUBLE,
+  a2 DOUBLE,
+  a3 DOUBLE,
+  a4 DOUBLE,
+  a5 DOUBLE,
+  a6 DOUBLE,
+  a7 DOUBLE,
+  a8 DOUBLE,
+  a9 DOUBLE,
+  a10 DOUBLE,
+  a11 DOUBLE,
+  a12 DOUBLE,
+  a13 DOUBLE,
+  a14 DOUBLE,
+  a15 DOUBLE,
+  a16 DOUBLE,
+  a17 DOUBLE,
+  a18 DOUBLE,
+  a19 DOUBLE,
+  a20 DOUBLE,
+  a21 DOUBLE,
+  a22 DOUBLE,
+  a23 DOUBLE,
+  a24 DOUBLE,
+  a25 DOUBLE,
+  a26 DOUBLE,
+  a27 DOUBLE,
+  a28 DOUBLE,
+  a29 DOUBLE,
+  a30 DOUBLE,
+  a31 DOUBLE
+);
 DELETE FROM "sqlnb_models"
 WHERE
   model = 'spam';
@@ -54,6 +123,9 @@ DELETE FROM "sqlnb_log_theta"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_prior"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_scoring"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_word_counts"
@@ -75,7 +147,7 @@ FROM (
     l.doc_id AS doc_id,
     l.label AS label,
     l.weight AS weight,
-    DENSE_RANK() OVER (ORDER BY l.label) - 1 AS class_id
+    c.class_id AS class_id
   FROM (
     SELECT DISTINCT
       "doc_id" AS doc_id,
@@ -83,6 +155,23 @@ FROM (
       CAST(1 AS DOUBLE) AS weight
     FROM "labels" AS s
   ) AS l
+  JOIN (
+    SELECT
+      v.label AS label,
+      DENSE_RANK() OVER (ORDER BY v.label) - 1 AS class_id
+    FROM (
+      SELECT DISTINCT
+        x.label AS label
+      FROM (
+        SELECT DISTINCT
+          "doc_id" AS doc_id,
+          "label" AS label,
+          CAST(1 AS DOUBLE) AS weight
+        FROM "labels" AS s
+      ) AS x
+    ) AS v
+  ) AS c
+    ON c.label = l.label
 ) AS l
 GROUP BY
   l.class_id,
@@ -99,9 +188,9 @@ SELECT
   t.word AS word,
   SUM(l.weight) AS count
 FROM (
-  SELECT
-    doc_id,
-    word
+  SELECT DISTINCT
+    x.doc_id AS doc_id,
+    x.word AS word
   FROM (
     SELECT
       "doc_id" AS doc_id,
@@ -109,18 +198,15 @@ FROM (
       CAST("count" AS DOUBLE) AS count
     FROM "tokens" AS s
   ) AS x
-  GROUP BY
-    doc_id,
-    word
-  HAVING
-    SUM(count) > 0
+  WHERE
+    x.count > 0
 ) AS t
 JOIN (
   SELECT
     l.doc_id AS doc_id,
     l.label AS label,
     l.weight AS weight,
-    DENSE_RANK() OVER (ORDER BY l.label) - 1 AS class_id
+    c.class_id AS class_id
   FROM (
     SELECT DISTINCT
       "doc_id" AS doc_id,
@@ -128,6 +214,23 @@ JOIN (
       CAST(1 AS DOUBLE) AS weight
     FROM "labels" AS s
   ) AS l
+  JOIN (
+    SELECT
+      v.label AS label,
+      DENSE_RANK() OVER (ORDER BY v.label) - 1 AS class_id
+    FROM (
+      SELECT DISTINCT
+        x.label AS label
+      FROM (
+        SELECT DISTINCT
+          "doc_id" AS doc_id,
+          "label" AS label,
+          CAST(1 AS DOUBLE) AS weight
+        FROM "labels" AS s
+      ) AS x
+    ) AS v
+  ) AS c
+    ON c.label = l.label
 ) AS l
   ON l.doc_id = t.doc_id
 GROUP BY
@@ -155,7 +258,92 @@ FROM (
   WHERE
     c.model = 'spam'
 ) AS w;
-INSERT INTO sqlnb_log_theta (
+INSERT INTO "sqlnb_scoring" (
+  model,
+  word,
+  base,
+  w0,
+  w1,
+  a0,
+  a1
+)
+SELECT
+  'spam' AS model,
+  p.word AS word,
+  0 AS base,
+  CASE
+    WHEN COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE) > 0
+    AND s.n0 + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE) > 0
+    THEN LN(COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE)) - LN(s.n0 + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE))
+  END AS w0,
+  CASE
+    WHEN COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE) > 0
+    AND s.n1 + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE) > 0
+    THEN LN(COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE)) - LN(s.n1 + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE))
+  END AS w1,
+  CASE
+    WHEN s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE) > 0
+    AND s.n0 + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE) > 0
+    THEN LN(s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE)) - LN(s.n0 + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE))
+  END AS a0,
+  CASE
+    WHEN s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE) > 0
+    AND s.n1 + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE) > 0
+    THEN LN(s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE)) - LN(s.n1 + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE))
+  END AS a1
+FROM (
+  SELECT
+    SUM(CASE WHEN w.class_id = 0 THEN w.count END) AS c0,
+    SUM(CASE WHEN w.class_id = 1 THEN w.count END) AS c1,
+    SUM(w.count) AS total,
+    CAST(COUNT(*) OVER () AS DOUBLE) AS vocabulary,
+    SUM(SUM(w.count)) OVER () AS grand_total,
+    w.word AS word
+  FROM (
+    SELECT
+      class_id,
+      word,
+      count
+    FROM sqlnb_word_counts
+    WHERE
+      model = 'spam'
+  ) AS w
+  GROUP BY
+    w.word
+) AS p
+CROSS JOIN (
+  SELECT
+    *
+  FROM (
+    SELECT
+      SUM(CASE WHEN c.class_id = 0 THEN c.n_docs END) AS n0,
+      SUM(CASE WHEN c.class_id = 1 THEN c.n_docs END) AS n1
+    FROM (
+      SELECT
+        class_id,
+        n_docs
+      FROM sqlnb_classes
+      WHERE
+        model = 'spam'
+    ) AS c
+  ) AS n
+  CROSS JOIN (
+    SELECT
+      SUM(CASE WHEN g.class_id = 0 THEN g.count END) AS t0,
+      SUM(CASE WHEN g.class_id = 1 THEN g.count END) AS t1
+    FROM (
+      SELECT
+        class_id,
+        SUM(count) AS count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'spam'
+      GROUP BY
+        class_id
+    ) AS g
+  ) AS t
+) AS s;
+INSERT INTO "sqlnb_log_theta" (
   model,
   class_id,
   label,
@@ -163,70 +351,46 @@ INSERT INTO sqlnb_log_theta (
   log_theta
 )
 SELECT
-  c.model AS model,
+  s.model AS model,
   c.class_id AS class_id,
   c.label AS label,
-  v.word AS word,
-  CASE
-    WHEN COALESCE(w.count, 0) + CAST(1.0 AS DOUBLE) > 0
-    AND c.n_docs + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE) > 0
-    THEN LN(COALESCE(w.count, 0) + CAST(1.0 AS DOUBLE)) - LN(c.n_docs + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE))
-  END AS log_theta
-FROM sqlnb_classes AS c
-CROSS JOIN (
-  SELECT DISTINCT
-    word
-  FROM sqlnb_word_counts
-  WHERE
-    model = 'spam'
-) AS v
-LEFT JOIN (
+  s.word AS word,
+  CASE c.class_id - s.base WHEN 0 THEN s.w0 WHEN 1 THEN s.w1 END AS log_theta
+FROM "sqlnb_scoring" AS s
+JOIN (
   SELECT
     class_id,
-    word,
-    count
-  FROM sqlnb_word_counts
+    label
+  FROM sqlnb_classes
   WHERE
     model = 'spam'
-) AS w
-  ON w.class_id = c.class_id AND w.word = v.word
+) AS c
+  ON c.class_id - c.class_id % 32 = s.base
 WHERE
-  c.model = 'spam';
-INSERT INTO sqlnb_log_absent (
+  s.model = 'spam';
+INSERT INTO "sqlnb_log_absent" (
   model,
   class_id,
   word,
   log_absent
 )
 SELECT
-  c.model AS model,
+  s.model AS model,
   c.class_id AS class_id,
-  v.word AS word,
-  CASE
-    WHEN c.n_docs - COALESCE(w.count, 0) + CAST(1.0 AS DOUBLE) > 0
-    AND c.n_docs + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE) > 0
-    THEN LN(c.n_docs - COALESCE(w.count, 0) + CAST(1.0 AS DOUBLE)) - LN(c.n_docs + CAST(1.0 AS DOUBLE) + CAST(1.0 AS DOUBLE))
-  END AS log_absent
-FROM sqlnb_classes AS c
-CROSS JOIN (
-  SELECT DISTINCT
-    word
-  FROM sqlnb_word_counts
-  WHERE
-    model = 'spam'
-) AS v
-LEFT JOIN (
+  s.word AS word,
+  CASE c.class_id - s.base WHEN 0 THEN s.a0 WHEN 1 THEN s.a1 END AS log_absent
+FROM "sqlnb_scoring" AS s
+JOIN (
   SELECT
     class_id,
-    word,
-    count
-  FROM sqlnb_word_counts
+    label
+  FROM sqlnb_classes
   WHERE
     model = 'spam'
-) AS w
-  ON w.class_id = c.class_id AND w.word = v.word
+) AS c
+  ON c.class_id - c.class_id % 32 = s.base
 WHERE
-  c.model = 'spam';
+  s.model = 'spam';
 INSERT INTO sqlnb_models (
   model,
   kind,
@@ -247,10 +411,10 @@ SELECT
   c.n_classes AS n_classes,
   (
     SELECT
-      COUNT(DISTINCT w.word) AS n_features
-    FROM sqlnb_word_counts AS w
+      COUNT(*) AS n_features
+    FROM sqlnb_scoring AS s
     WHERE
-      w.model = 'spam'
+      s.model = 'spam' AND s.base = 0
   ) AS n_features,
   CURRENT_TIMESTAMP AS trained_at,
   '<version>' AS version
