@@ -201,6 +201,9 @@ def connection(args: argparse.Namespace, path: str = ":memory:") -> duckdb.DuckD
         if not re.fullmatch(r"[0-9.]+ ?[KMGT]i?B", args.memory_limit):
             raise SystemExit(f"--memory-limit {args.memory_limit!r}: write e.g. 8GB")
         con.execute(f"SET memory_limit = '{args.memory_limit}'")
+        # Somewhere to spill to beyond the limit, also for an in-memory database.
+        spill = Path(tempfile.mkdtemp(prefix="sqlnb-spill-"))
+        con.execute(f"SET temp_directory = '{spill}'")
     return con
 
 

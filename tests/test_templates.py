@@ -127,3 +127,14 @@ def test_a_failed_training_leaves_the_previous_model(con, monkeypatch):
         sqlnb.train(con, "t", "l2", model="m")
     assert con.execute("SELECT * FROM sqlnb_log_theta ORDER BY ALL").fetchall() == before
     assert sqlnb.load(con, "m").predict("t").fetchall()
+
+
+@pytest.mark.parametrize("order", [True, False])
+def test_a_training_leaves_the_connections_settings_as_they_were(con, order):
+    """sqlnb's writes need no insertion order, and turn it off only while they run."""
+    con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 'w'), (2, 'v')) AS v(doc_id, word)")
+    con.execute("CREATE TABLE l AS SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS v(doc_id, label)")
+    con.execute(f"SET preserve_insertion_order = {order}")
+    sqlnb.train(con, "t", "l", model="m").predict_to("t", "out")
+    setting = con.execute("SELECT current_setting('preserve_insertion_order')").fetchone()[0]
+    assert setting is order
