@@ -10,7 +10,13 @@ import pandas as pd
 import pytest
 from conftest import random_corpus
 from sklearn import datasets
-from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, GaussianNB
+from sklearn.naive_bayes import (
+    BernoulliNB,
+    CategoricalNB,
+    ComplementNB,
+    GaussianNB,
+    MultinomialNB,
+)
 
 import sqlnb
 from sqlnb.errors import SqlnbError
@@ -98,6 +104,26 @@ def test_complement_parity(con, seed, k, alpha, norm):
     )
     X, y, X_test, docs = corpus.matrices()
     reference = ComplementNB(alpha=alpha, norm=norm).fit(X, y)
+    close(
+        log_proba(model, "test_tokens", docs, list(reference.classes_)),
+        reference.predict_log_proba(X_test),
+    )
+    assert labels_of(model, "test_tokens", docs) == list(reference.predict(X_test))
+
+
+@pytest.mark.parametrize("kind", ["multinomial", "bernoulli", "complement"])
+def test_more_classes_than_one_block_of_the_wide_table(con, kind):
+    """sqlnb_scoring holds 32 classes per row: 40 classes take two rows per word (two blocks),
+    and every class of both blocks still matches scikit-learn."""
+    corpus = random_corpus(7, n_classes=40, vocab=300, n_train=800, n_test=60, doc_length=30)
+    corpus.load(con)
+    model = sqlnb.train(con, "train_tokens", "train_labels", kind=kind)
+    X, y, X_test, docs = corpus.matrices()
+    estimator = {"multinomial": MultinomialNB, "bernoulli": BernoulliNB, "complement": ComplementNB}
+    reference = estimator[kind]().fit(X, y)
+    assert len(reference.classes_) == 40
+    blocks = con.execute("SELECT DISTINCT base FROM sqlnb_scoring ORDER BY base").fetchall()
+    assert blocks == [(0,), (32,)]
     close(
         log_proba(model, "test_tokens", docs, list(reference.classes_)),
         reference.predict_log_proba(X_test),
