@@ -171,7 +171,8 @@ class Bernoulli(TextKind):
     def smoothing(self, params: Params) -> dict[str, exp.Expr]:
         return {**super().smoothing(params), "beta": templates.number(_beta(params))}
 
-    def may_be_zero(self, params: Params) -> bool:  # theta = 0 needs alpha = 0, 1 - theta beta = 0
+    def may_be_zero(self, params: Params) -> bool:
+        """theta = 0 needs alpha = 0, and 1 - theta = 0 needs beta = 0."""
         return bool(params["alpha"] == 0 or _beta(params) == 0)
 
     def base(self, model: str) -> exp.Expr:
