@@ -85,7 +85,8 @@ def run(path: Path, console: Console) -> None:
 
     console.print(
         "tables: reviews, train_docs, test_docs, test_predictions, sentences; the model: "
-        "sqlnb_models, sqlnb_classes, sqlnb_word_counts, sqlnb_prior, sqlnb_log_theta; "
+        "sqlnb_models, sqlnb_classes, sqlnb_word_counts, sqlnb_prior, sqlnb_log_theta, "
+        "sqlnb_scoring; "
         "macros: sqlnb_classify, sqlnb_proba, sqlnb_predict"
     )
     console.print(
