@@ -44,10 +44,15 @@ class Tokens:
     word: str = "word"
     count: str | None = None
 
+    def _count_column(self, columns: dict[str, str]) -> str | None:
+        """The column holding the counts: the one given, else one named ``count``, else none
+        (every row counts 1)."""
+        return self.count if self.count is not None else "count" if "count" in columns else None
+
     def query(self, db: Database) -> exp.Select:
         columns = db.columns(source_node(self.table))
         _require(db, self.table, columns, {"document id": self.doc, "word": self.word})
-        name = self.count if self.count is not None else "count" if "count" in columns else None
+        name = self._count_column(columns)
         if name is None:
             return self.render(exp.convert(1))
         _require(db, self.table, columns, {"count": name})
@@ -62,7 +67,7 @@ class Tokens:
         """Whether the counts are integers (a column of an integer type, or 1 for every row):
         then none can be NaN or infinite. False where the engine has no column types."""
         columns = db.columns(source_node(self.table))
-        name = self.count if self.count is not None else "count" if "count" in columns else None
+        name = self._count_column(columns)
         return name is None or type_family(columns.get(name, "")) == "integer"
 
     def render(self, count: exp.Expr, source: exp.Expr | None = None) -> exp.Select:

@@ -770,27 +770,19 @@ class Model:
         posterior = templates.render("predict/posterior.sql", jll=_ref(JLL))
         for name, query in inputs.items():
             final = final.with_(name, as_=query)
-        documents = documents or the_kind.documents(self.db, source)
+        documents = documents or the_kind.documents(self.db, source, inputs)
         if guard:
             fail = self.db.dialect.fail
-            stale = (
-                exp.Anonymous(this=fail, expressions=[exp.convert(self._stale)])
-                if fail
-                else exp.null()
-            )
+            stale = exp.func(fail, exp.convert(self._stale)) if fail else exp.null()
             current = templates.render(
                 "predict/current.sql",
+                documents=documents,
                 model=self.name,
                 trained_at=str(self.info["trained_at"]),
                 stale=stale,
             )
             assert isinstance(current, exp.Select)
-            documents = (
-                exp.select(exp.column("doc_id", table="d").as_("doc_id"))
-                .from_(documents.subquery("d"))
-                .join(current.subquery("g"), join_type="CROSS")
-                .where(exp.column("current", table="g").eq(1))
-            )
+            documents = current
         return (
             final.with_(DOCUMENTS, as_=documents)
             .with_(JLL, as_=jll)

@@ -35,8 +35,9 @@ class Kind:
         """The input as named queries (their names are the CTE names used by ``parts``)."""
         raise NotImplementedError
 
-    def documents(self, db: Database, source: Any) -> exp.Select:
-        """Every document (row) of a source to classify, as (doc_id)."""
+    def documents(self, db: Database, source: Any, inputs: Inputs) -> exp.Select:
+        """Every document (row) of a source to classify, as (doc_id); ``inputs`` are the
+        source's relations as :meth:`inputs` made them."""
         raise NotImplementedError
 
     def count(

@@ -80,7 +80,7 @@ class Tabular(Kind):
             inputs[CATEGORIES] = source.values(db, params["features"], CATEGORICAL)
         return inputs
 
-    def documents(self, db: Database, source: Any) -> exp.Select:
+    def documents(self, db: Database, source: Any, inputs: Inputs) -> exp.Select:
         assert isinstance(source, Table)
         return source.ids(db)
 

@@ -45,13 +45,12 @@ class TextKind(Kind):
             raise SqlnbError(f"a {self.name} model reads a tokens table, not --table")
         return {TOKENS: source.query(db)}
 
-    def documents(self, db: Database, source: Any) -> exp.Select:
+    def documents(self, db: Database, source: Any, inputs: Inputs) -> exp.Select:
         if isinstance(source, Docs):  # every document, also those without a token
             return source.ids(db)
-        # Read from the source, not from the tokens relation the parts read: a relation read
-        # twice is materialised (on DuckDB), which costs more time and memory than a scan.
-        tokens = self.inputs(db, source, {})[TOKENS]
-        tree = templates.render("input/documents.sql", source=tokens.subquery("t"))
+        # A copy of the tokens query, not the relation the parts read: a relation read twice is
+        # materialised (on DuckDB), which costs more time and memory than a second scan.
+        tree = templates.render("input/documents.sql", source=inputs[TOKENS].copy().subquery("t"))
         assert isinstance(tree, exp.Select)
         return tree
 
