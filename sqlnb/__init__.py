@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Labels, Table, Tokens
+from sqlnb.hyper import Hyperparameters, Pruning
+from sqlnb.inputs import Docs, Labels, Table, Tokens
 from sqlnb.model import (
     Model,
-    Pruning,
     append,
     connect,
     drop,
@@ -17,13 +15,15 @@ from sqlnb.model import (
     models,
     retune,
     train,
-    tune,
 )
-from sqlnb.tokenizer import Docs, Tokenizer
+from sqlnb.tokenizer import Tokenizer
+from sqlnb.tuning import tune
+from sqlnb.version import __version__
 
 __all__ = [
     "Database",
     "Docs",
+    "Hyperparameters",
     "Labels",
     "Model",
     "Pruning",

@@ -9,13 +9,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import duckdb
+import sqlglot
 from rich.console import Console
 from rich.table import Table
+from sqlglot import exp
 
 import sqlnb
+from sqlnb import templates
 from sqlnb.engine import Database
-from sqlnb.tokenizer import Docs
+from sqlnb.inputs import Docs, source_node
 
 DATA = Path(__file__).resolve().parent / "data" / "fine_foods.parquet"
 
@@ -28,16 +30,17 @@ SENTENCES = [
 
 def run(path: Path, console: Console) -> None:
     start = time.perf_counter()
-    db = Database.connect(duckdb.connect(str(path)))
-    con = db.connection
-    con.execute("CREATE OR REPLACE TABLE reviews AS SELECT * FROM read_parquet(?)", [str(DATA)])
-    for split in ("train", "test"):
-        con.execute(
-            f"CREATE OR REPLACE TABLE {split}_docs AS "
-            f"SELECT doc_id, text, label FROM reviews WHERE split = '{split}'"
-        )
+    db = Database.connect(str(path), create=True)
+    db.write_table("reviews", exp.select("*").from_(source_node(str(DATA))), replace=True)
     n_train, n_test = (
-        con.execute(f"SELECT COUNT(*) FROM {s}_docs").fetchone()[0] for s in ("train", "test")
+        db.write_table(
+            f"{split}_docs",
+            exp.select("doc_id", "text", "label")
+            .from_(templates.table("reviews"))
+            .where(exp.column("split").eq(exp.convert(split))),
+            replace=True,
+        )
+        for split in ("train", "test")
     )
     console.print(
         f"[bold]sqlnb demo[/bold] in {path}: {n_train} training and {n_test} test "
@@ -59,8 +62,14 @@ def run(path: Path, console: Console) -> None:
     )
     model.predict_to(Docs("test_docs"), "test_predictions", replace=True)
 
-    con.execute("CREATE OR REPLACE TABLE sentences (id INTEGER, text VARCHAR)")
-    con.executemany("INSERT INTO sentences VALUES (?, ?)", list(enumerate(SENTENCES, 1)))
+    rows = exp.union(
+        *(
+            exp.select(exp.convert(i).as_("id"), exp.convert(text).as_("text"))
+            for i, text in enumerate(SENTENCES, 1)
+        ),
+        distinct=False,
+    )
+    db.write_table("sentences", exp.select("*").from_(rows.subquery("s")), replace=True)
     query = (
         "SELECT text, sqlnb_classify('reviews', text), sqlnb_proba('reviews', text) "
         "FROM sentences ORDER BY id"
@@ -71,7 +80,7 @@ def run(path: Path, console: Console) -> None:
         "probability",
         title="classified with plain SQL: " + query.split(" FROM")[0],
     )
-    for text, label, p in con.execute(query).fetchall():
+    for text, label, p in db.fetch(sqlglot.parse_one(query, read="duckdb")):
         table.add_row(text, label, f"{p:.3f}")
     console.print(table)
 

@@ -1,13 +1,14 @@
-"""Where data comes from: a tokens source and a labels source under the user's names.
+"""Where data comes from, under the user's names: tokens, labels, a wide table, raw text.
 
 Each resolves against a database to a query with sqlnb's column names (``doc_id, word, count``
-and ``doc_id, label``), after checking that the table and its columns exist. A source is a
-table or view name (dots separate schema and table) or, on DuckDB, a Parquet path or glob.
+and ``doc_id, label``) after checking that the table and its columns exist, and checks its rows
+(NULL ids, bad counts, conflicting labels) before anything is written. A source is a table or
+view name (dots separate schema and table) or, on DuckDB, a Parquet path or glob.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
@@ -23,13 +24,18 @@ def source_node(name: str) -> exp.Table:
     return templates.table(name)
 
 
-def _require(db: Database, name: str, columns: dict[str, str], wanted: dict[str, str]) -> None:
+def require(table: str, columns: dict[str, str], wanted: dict[str, str]) -> None:
+    """Refuse a table that lacks a column: ``wanted`` maps each role to the column's name."""
     for role, column_name in wanted.items():
         if column_name not in columns:
             have = ", ".join(columns) or "none"
             raise SqlnbError(
-                f"table {name!r} has no {role} column {column_name!r} (its columns: {have})"
+                f"table {table!r} has no {role} column {column_name!r} (its columns: {have})"
             )
+
+
+def _user(name: str) -> exp.Column:
+    return templates.col(name, quoted=True)
 
 
 @dataclass(frozen=True)
@@ -51,17 +57,17 @@ class Tokens:
 
     def query(self, db: Database) -> exp.Select:
         columns = db.columns(source_node(self.table))
-        _require(db, self.table, columns, {"document id": self.doc, "word": self.word})
+        require(self.table, columns, {"document id": self.doc, "word": self.word})
         name = self._count_column(columns)
         if name is None:
             return self.render(exp.convert(1))
-        _require(db, self.table, columns, {"count": name})
+        require(self.table, columns, {"count": name})
         if db.dialect.name != "sqlite" and _is_text(columns[name]):
             raise SqlnbError(
                 f"column {name!r} of {self.table!r} holds text ({columns[name]}): "
                 "counts must be numbers"
             )
-        return self.render(templates.column(name))
+        return self.render(_user(name))
 
     def integer_counts(self, db: Database) -> bool:
         """Whether the counts are integers (a column of an integer type, or 1 for every row):
@@ -72,74 +78,101 @@ class Tokens:
 
     def render(self, count: exp.Expr, source: exp.Expr | None = None) -> exp.Select:
         """The tokens query, unchecked, with ``count`` (a column or 1) from ``source``."""
-        tree = templates.render(
+        return templates.select(
             "input/tokens.sql",
-            doc=templates.column(self.doc),
-            word=templates.column(self.word),
+            doc=_user(self.doc),
+            word=_user(self.word),
             count=count,
             source=source or source_node(self.table),
         )
-        assert isinstance(tree, exp.Select)
-        return tree
+
+    def check(self, db: Database, query: exp.Query) -> None:
+        """Refuse NULL document ids or words and NULL, NaN, infinite or negative counts in the
+        rows of ``query`` (this source's tokens, as the model reads them)."""
+        count = templates.col("count", "t")
+        finite = (
+            count.is_(exp.null()).not_()
+            if self.integer_counts(db)
+            else exp.Mul(this=count.copy(), expression=exp.convert(0)).eq(0)
+        )
+        row = db.fetch_dicts(templates.render("check/tokens.sql", tokens=query, finite=finite))[0]
+        name = self.table
+        if row["null_doc"]:
+            raise SqlnbError(
+                f"tokens table {name!r} has {row['null_doc']} rows with a NULL document id"
+            )
+        if row["null_word"]:
+            raise SqlnbError(f"tokens table {name!r} has {row['null_word']} rows with a NULL word")
+        if row["not_finite"]:
+            raise SqlnbError(
+                f"tokens table {name!r} has {row['not_finite']} counts that are NULL, NaN or "
+                "infinite"
+            )
+        if row["negative"]:
+            raise SqlnbError(f"tokens table {name!r} has {row['negative']} negative counts")
 
 
 @dataclass(frozen=True)
 class Labels:
-    """A labels table: one row per document with its label (text, integer, boolean, ...)."""
+    """A labels table: one row per document with its label (text, integer, boolean, ...).
 
-    table: str = "labels"
+    Without a ``table``, the labels of the data they label (see :func:`labels_for`).
+    """
+
+    table: str | None = None
     doc: str = "doc_id"
     label: str = "label"
     weight: str | None = None
 
+    @property
+    def name(self) -> str:
+        if self.table is None:
+            raise SqlnbError("labels without a table: resolve them with labels_for()")
+        return self.table
+
     def query(self, db: Database) -> exp.Select:
-        columns = db.columns(source_node(self.table))
-        _require(db, self.table, columns, {"document id": self.doc, "label": self.label})
+        columns = db.columns(source_node(self.name))
+        require(self.name, columns, {"document id": self.doc, "label": self.label})
         if self.weight is not None:
-            _require(db, self.table, columns, {"weight": self.weight})
-        tree = templates.render(
+            require(self.name, columns, {"weight": self.weight})
+        return templates.select(
             "input/labels.sql",
-            doc=templates.column(self.doc),
-            label=templates.column(self.label),
-            weight=exp.convert(1) if self.weight is None else templates.column(self.weight),
-            source=source_node(self.table),
+            doc=_user(self.doc),
+            label=_user(self.label),
+            weight=exp.convert(1) if self.weight is None else _user(self.weight),
+            source=source_node(self.name),
         )
-        assert isinstance(tree, exp.Select)
-        return tree
 
     def label_type(self, db: Database) -> str:
         return db.value_type(self.query(db), "label")
 
-
-def _is_text(sql_type: str) -> bool:
-    return sql_type.upper().startswith(("VARCHAR", "TEXT", "STRING", "CHAR"))
-
-
-def type_family(sql_type: str) -> str:
-    """Types that compare alike: 'integer', 'float', 'text', 'boolean', or the type itself."""
-    t = sql_type.upper()
-    if t in {
-        "TINYINT",
-        "SMALLINT",
-        "INTEGER",
-        "BIGINT",
-        "HUGEINT",
-        "INT",
-        "UTINYINT",
-        "USMALLINT",
-        "UINTEGER",
-        "UBIGINT",
-        "UHUGEINT",
-    }:
-        return "integer"
-    if t in {"FLOAT", "DOUBLE", "REAL"} or t.startswith("DECIMAL"):
-        return "number"
-    if _is_text(t):
-        return "text"
-    return t
-
-
-GAUSSIAN, CATEGORICAL = "gaussian", "categorical"
+    def check(self, db: Database, query: exp.Select, purpose: str = "train on") -> list[str]:
+        """Refuse an empty labels table, NULL ids or labels, bad sample weights and documents
+        with two labels; returns the distinct labels as text, in class order."""
+        row = db.fetch_dicts(templates.render("check/labels.sql", labels=query))[0]
+        every_row = query.copy()
+        every_row.set("distinct", None)  # NULLs are counted per row, not per distinct pair
+        nulls = db.fetch_dicts(templates.render("check/labels.sql", labels=every_row))[0]
+        name = self.name
+        if not row["n_rows"]:
+            raise SqlnbError(f"labels table {name!r} is empty: nothing to {purpose}")
+        if nulls["null_doc"]:
+            raise SqlnbError(
+                f"labels table {name!r} has {nulls['null_doc']} rows with a NULL document id"
+            )
+        if nulls["null_label"]:
+            raise SqlnbError(
+                f"labels table {name!r} has {nulls['null_label']} rows with a NULL label"
+            )
+        if row["bad_weight"]:
+            raise SqlnbError(
+                f"labels table {name!r} has {row['bad_weight']} sample weights that are "
+                "NULL, NaN, infinite or negative"
+            )
+        if row["n_rows"] != row["n_docs"]:
+            doc = db.fetch(templates.render("check/conflict.sql", labels=query))[0][0]
+            raise SqlnbError(f"labels table {name!r} gives document {doc} two different labels")
+        return [r[0] for r in db.fetch(templates.render("check/label_values.sql", labels=query))]
 
 
 @dataclass(frozen=True)
@@ -163,90 +196,108 @@ class Table:
             raise SqlnbError(f"table {self.table!r}: give the label column")
         return Labels(self.table, self.id, self.label, self.weight)
 
-    def column_types(self, db: Database) -> dict[str, str]:
+    def columns(self, db: Database) -> dict[str, str]:
+        """The table's columns and their types (on SQLite, the storage class of the values)."""
         columns = db.columns(source_node(self.table))
-        _require(db, self.table, columns, {"id": self.id})
+        require(self.table, columns, {"id": self.id})
         if db.dialect.name == "sqlite":  # no declared types: the storage class of the values
             query = exp.select("*").from_(source_node(self.table))
             columns = {c: db.value_type(query, c) for c in columns}
         return columns
 
-    def feature_types(self, db: Database, default: str | None) -> list[tuple[str, str]]:
-        """Each feature with its likelihood: the override, else ``default`` (a kind that has
-        one likelihood), else by column type: floating/decimal Gaussian; text, boolean and
-        integer categorical."""
-        columns = self.column_types(db)
-        skip = {self.id, self.label, self.weight}
-        names = list(self.features) if self.features else [c for c in columns if c not in skip]
-        for name in (*names, *self.gaussian, *self.categorical):
-            _require(db, self.table, columns, {"feature": name})
-            if name in skip:
-                raise SqlnbError(
-                    f"column {name!r} of {self.table!r} cannot be a feature: it "
-                    "is the id, the label or the weight"
-                )
-        both = set(self.gaussian) & set(self.categorical)
-        if both:
-            raise SqlnbError(f"feature {sorted(both)[0]!r} is both --gaussian and --categorical")
-        names += [n for n in (*self.gaussian, *self.categorical) if n not in names]
-        if not names:
-            raise SqlnbError(f"table {self.table!r} has no feature columns")
-        typed = []
-        for name in names:
-            family = type_family(columns[name])
-            if name in self.gaussian or (name not in self.categorical and default == GAUSSIAN):
-                if family not in ("integer", "number"):
-                    raise SqlnbError(
-                        f"column {name!r} of {self.table!r} is {columns[name]}: a Gaussian "
-                        "feature must be numeric"
-                    )
-                typed.append((name, GAUSSIAN))
-            elif name in self.categorical or default == CATEGORICAL:
-                typed.append((name, CATEGORICAL))
-            elif family == "number":
-                typed.append((name, GAUSSIAN))
-            elif family in ("integer", "text", "BOOLEAN") or columns[name].startswith("ENUM"):
-                typed.append((name, CATEGORICAL))
-            else:
-                raise SqlnbError(
-                    f"column {name!r} of {self.table!r} is {columns[name]}: name it with "
-                    "--gaussian or --categorical"
-                )
-        return typed
-
-    def values(self, db: Database, features: list[tuple[str, str]], likelihood: str) -> exp.Select:
-        """The features of one likelihood in long form (doc_id, feature, value)."""
-        columns = db.columns(source_node(self.table))
-        template = (
-            "input/numeric_feature.sql"
-            if likelihood == GAUSSIAN
-            else ("input/category_feature.sql")
-        )
-        parts = []
-        for name, kind in features:
-            if kind != likelihood:
-                continue
-            _require(db, self.table, columns, {"id": self.id, "feature": name})
-            parts.append(
-                templates.render(
-                    template,
-                    id=templates.column(self.id),
-                    feature=name,
-                    column=templates.column(name),
-                    source=source_node(self.table),
-                )
-            )
-        query = parts[0]
-        for part in parts[1:]:
-            query = exp.union(query, part, distinct=False)
-        assert isinstance(query, exp.Select | exp.Union)
-        return query  # type: ignore[return-value]
-
     def ids(self, db: Database) -> exp.Select:
         columns = db.columns(source_node(self.table))
-        _require(db, self.table, columns, {"id": self.id})
-        tree = templates.render(
-            "input/ids.sql", id=templates.column(self.id), source=source_node(self.table)
-        )
-        assert isinstance(tree, exp.Select)
-        return tree
+        require(self.table, columns, {"id": self.id})
+        return templates.select("input/ids.sql", id=_user(self.id), source=source_node(self.table))
+
+    def check(self, db: Database) -> None:
+        """Refuse NULL or duplicate ids."""
+        row = db.fetch_dicts(
+            templates.render("check/table.sql", id=_user(self.id), source=source_node(self.table))
+        )[0]
+        if row["null_id"]:
+            raise SqlnbError(f"table {self.table!r} has {row['null_id']} rows with a NULL id")
+        if row["n_rows"] != row["n_ids"]:
+            raise SqlnbError(f"table {self.table!r}: id column {self.id!r} is not unique")
+
+
+@dataclass(frozen=True)
+class Docs:
+    """A table of documents: an id and a text column (and, for training, maybe a label)."""
+
+    table: str
+    id: str = "doc_id"
+    text: str = "text"
+    label: str = "label"
+    weight: str | None = None
+
+    def labels(self) -> Labels:
+        return Labels(self.table, self.id, self.label, self.weight)
+
+    def node(self) -> exp.Expr:
+        return source_node(self.table)
+
+    def ids(self, db: Database) -> exp.Select:
+        self.check(db)
+        return templates.select("input/ids.sql", id=_user(self.id), source=self.node())
+
+    def check(self, db: Database) -> None:
+        """Refuse a table without the id or text column."""
+        columns = db.columns(self.node())
+        require(self.table, columns, {"id": self.id, "text": self.text})
+
+
+Source = Tokens | Table | Docs
+
+
+def as_source(data: str | Source) -> Source:
+    """A source from a name (a tokens table) or as given."""
+    return Tokens(data) if isinstance(data, str) else data
+
+
+def labels_for(source: Source, labels: str | Labels | None) -> Labels:
+    """The labels of a training or an evaluation: those given; without a table, the label
+    column of a wide table or docs table, else the table ``labels`` (with the columns given)."""
+    if isinstance(labels, str):
+        return Labels(labels)
+    labels = labels or Labels()
+    if labels.table is not None:
+        return labels
+    if isinstance(source, Tokens):
+        return replace(labels, table="labels")
+    return source.labels()
+
+
+def _is_text(sql_type: str) -> bool:
+    return sql_type.upper().startswith(("VARCHAR", "TEXT", "STRING", "CHAR"))
+
+
+INTEGERS = {
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "HUGEINT",
+    "INT",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+    "UHUGEINT",
+}
+
+
+def type_family(sql_type: str) -> str:
+    """Types that compare alike: 'integer', 'number', 'text', or the type itself.
+
+    >>> type_family("BIGINT"), type_family("DECIMAL(10,2)"), type_family("VARCHAR")
+    ('integer', 'number', 'text')
+    """
+    t = sql_type.upper()
+    if t in INTEGERS:
+        return "integer"
+    if t in {"FLOAT", "DOUBLE", "REAL"} or t.startswith("DECIMAL"):
+        return "number"
+    if _is_text(t):
+        return "text"
+    return t

@@ -10,18 +10,16 @@ tokens table has no tokenizer of its own: its macros tokenize with the default s
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from sqlnb import templates
+from sqlnb import catalog, pipeline, templates
+from sqlnb.catalog import Entry
 from sqlnb.engine import Database
-from sqlnb.inputs import Tokens, type_family
-from sqlnb.tokenizer import Docs, Tokenizer
-
-if TYPE_CHECKING:
-    from sqlnb.model import Model
+from sqlnb.inputs import Docs, Tokens, type_family
+from sqlnb.tokenizer import Tokenizer
 
 MACROS = ("sqlnb_classify", "sqlnb_proba", "sqlnb_predict")
 
@@ -35,7 +33,7 @@ class _Text(Docs):
             exp.convert(1).as_("doc_id"), exp.column("sqlnb_text").as_("text")
         ).subquery("s")
 
-    def _check(self, db: Database) -> None:
+    def check(self, db: Database) -> None:
         pass
 
 
@@ -47,14 +45,22 @@ class _TokensArgument(Tokens):
         source = exp.Table(
             this=exp.Anonymous(this="query_table", expressions=[exp.column("sqlnb_tokens")])
         )
-        return self.render(templates.column("count"), source)
+        return self.render(templates.col("count", quoted=True), source)
 
 
-def statements(db: Database, models: list[Model]) -> list[exp.Expr]:
-    """The statements that (re)create the macros for these text models, or drop them."""
+def refresh(db: Database) -> None:
+    """Rewrite the macros for the database's text models (or drop them), where the engine has
+    macros."""
     if db.dialect.name != "duckdb":
-        return []
-    models = [m for m in models if m.kind.source == "tokens"]
+        return
+    entries = [catalog.entry(db, m["model"]) for m in catalog.entries(db)]
+    for statement in statements(db, entries):
+        db.execute(statement)
+
+
+def statements(db: Database, entries: list[Entry]) -> list[exp.Expr]:
+    """The statements that (re)create the macros for these text models, or drop them."""
+    models = [e for e in entries if Docs in e.kind.reads]
     if not models:
         return [templates.render("macros/drop.sql", macro=exp.to_table(name)) for name in MACROS]
     mixed = len({type_family(m.label_type) for m in models}) > 1
@@ -63,8 +69,8 @@ def statements(db: Database, models: list[Model]) -> list[exp.Expr]:
     def scalar(column: str) -> exp.Expr:
         ifs = []
         for m in models:
-            query = _with_tokenizer(m).prediction_query(
-                _Text("sqlnb_text"), check=False, guard=False
+            query = pipeline.prediction(
+                db, _with_tokenizer(m), _Text("sqlnb_text"), check=False, guard=False
             )
             value: exp.Expr = exp.column(column)
             if column == "label" and mixed:
@@ -75,7 +81,9 @@ def statements(db: Database, models: list[Model]) -> list[exp.Expr]:
 
     branches = []
     for m in models:
-        query = m.prediction_query(_TokensArgument("sqlnb_tokens"), check=False, guard=False)
+        query = pipeline.prediction(
+            db, m, _TokensArgument("sqlnb_tokens"), check=False, guard=False
+        )
         label: exp.Expr = exp.column("label")
         if mixed:
             label = exp.cast(label, "VARCHAR")
@@ -94,10 +102,8 @@ def statements(db: Database, models: list[Model]) -> list[exp.Expr]:
     ]
 
 
-def _with_tokenizer(model: Model) -> Model:
-    from sqlnb.model import Model
-
-    if model.params.get("tokenizer"):
-        return model
-    params = {**model.params, "tokenizer": Tokenizer().as_dict()}
-    return Model(model.db, model.name, model.kind_name, params, model.label_type, model.info)
+def _with_tokenizer(entry: Entry) -> Entry:
+    if entry.params.get("tokenizer"):
+        return entry
+    params = {**entry.params, "tokenizer": Tokenizer().as_dict()}
+    return dataclasses.replace(entry, params=params)

@@ -3,7 +3,7 @@
 Every query is written in DuckDB's dialect with ``$name`` placeholders. :func:`render` copies the
 parsed tree and replaces each placeholder with a node; it refuses to leave one unbound or to bind
 one the file does not have. Names are never pasted into SQL text: :func:`table` and
-:func:`column` build quoted identifiers, and plain Python values become literals.
+:func:`col` build quoted identifiers, and plain Python values become literals.
 
 >>> render("catalog/delete.sql", table=table("sqlnb_models"), model="spam").sql("duckdb")
 'DELETE FROM "sqlnb_models" WHERE model = \\'spam\\''
@@ -88,6 +88,14 @@ def render(name: str, **bindings: Binding) -> exp.Expr:
     return tree
 
 
+def select(name: str, **bindings: Binding) -> exp.Select:
+    """:func:`render` of a template that is one SELECT, typed as such."""
+    tree = render(name, **bindings)
+    if not isinstance(tree, exp.Select):
+        raise SqlnbError(f"sql/{name} is not a SELECT")
+    return tree
+
+
 def expressions(name: str, **bindings: Binding) -> dict[str, exp.Expr]:
     """The expressions a one-SELECT template selects, by alias, with its placeholders bound
     (bindings it does not use are ignored): the formulas that generated queries repeat for
@@ -143,9 +151,13 @@ def table(name: str) -> exp.Table:
     return exp.table_(last, db=schema, catalog=catalog, quoted=True)
 
 
-def column(name: str, source: str | None = None) -> exp.Column:
-    """A column name as a quoted identifier."""
-    return exp.column(name, table=source, quoted=True)
+def col(name: str, table: str | None = None, *, quoted: bool = False) -> exp.Column:
+    """A column, ``table.name``: sqlnb's own names as they are, a user's name ``quoted``.
+
+    >>> col("word", "t").sql("duckdb"), col("doc id", quoted=True).sql("duckdb")
+    ('t.word', '"doc id"')
+    """
+    return exp.column(name, table=table, quoted=quoted)
 
 
 def number(value: float) -> exp.Expr:

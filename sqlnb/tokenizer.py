@@ -1,4 +1,4 @@
-"""Raw text to a tokens table, with SQL alone (DuckDB).
+"""Raw text to a tokens table, with SQL alone: the :class:`Tokenizer` and its settings.
 
 >>> import duckdb
 >>> from sqlnb import Database, templates
@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -21,7 +23,7 @@ from sqlglot import exp
 from sqlnb import stop_words, templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Labels, source_node
+from sqlnb.inputs import Docs, source_node
 
 # Runs of Unicode letters and digits, with apostrophes inside words ("it's", "o'clock"), in
 # RE2 (DuckDB) and Java (Spark) syntax; the same pattern spelled for the engines whose regular
@@ -31,38 +33,6 @@ DEFAULT_PATTERNS = {
     "postgres": r"[[:alpha:][:digit:]]+(?:'[[:alpha:][:digit:]]+)*",
     "sqlite": r"[^\W_]+(?:'[^\W_]+)*",  # Python's re, through sqlnb_tokens()
 }
-
-
-@dataclass(frozen=True)
-class Docs:
-    """A table of documents: an id and a text column (and, for training, maybe a label)."""
-
-    table: str
-    id: str = "doc_id"
-    text: str = "text"
-    label: str = "label"
-    weight: str | None = None
-
-    def labels(self) -> Labels:
-        return Labels(self.table, self.id, self.label, self.weight)
-
-    def node(self) -> exp.Expr:
-        return source_node(self.table)
-
-    def ids(self, db: Database) -> exp.Select:
-        self._check(db)
-        tree = templates.render("input/ids.sql", id=templates.column(self.id), source=self.node())
-        assert isinstance(tree, exp.Select)
-        return tree
-
-    def _check(self, db: Database) -> None:
-        columns = db.columns(self.node())
-        for role, name in (("id", self.id), ("text", self.text)):
-            if name not in columns:
-                have = ", ".join(columns)
-                raise SqlnbError(
-                    f"table {self.table!r} has no {role} column {name!r} (its columns: {have})"
-                )
 
 
 @dataclass(frozen=True)
@@ -95,28 +65,27 @@ class Tokenizer:
     def tokens(self, docs: Docs, db: Database, *, grouped: bool = True) -> exp.Select:
         """The query of the tokens table (doc_id, word, count) of a docs table; not
         ``grouped``, one row per occurrence with count 1 (as a model's input)."""
-        docs._check(db)
+        docs.check(db)
         dialect = db.dialect.name
         name = templates.for_dialect("tokenize/matches.sql", dialect)
         pattern = self.pattern
         if pattern == DEFAULT_PATTERN:
             pattern = DEFAULT_PATTERNS.get(dialect, pattern)
-        text: exp.Expr = templates.column(docs.text)
+        text: exp.Expr = templates.col(docs.text, quoted=True)
         bindings: dict[str, templates.Binding] = {}
         if "lowercase" in templates.placeholders(name):  # the engine's LOWER is ASCII-only
             bindings["lowercase"] = self.lowercase
             _register_sqlite_tokens(db)
         elif self.lowercase:
             text = exp.Lower(this=text)
-        matches = templates.render(
+        matches = templates.select(
             name,
-            id=templates.column(docs.id),
+            id=templates.col(docs.id, quoted=True),
             text=text,
             pattern=pattern,
             source=docs.node(),
             **bindings,
         )
-        assert isinstance(matches, exp.Select)
         kept = templates.render(
             "tokenize/kept.sql", matches=matches.subquery("m"), stop_words=_words(self.stop_words)
         )
@@ -124,10 +93,9 @@ class Tokenizer:
         grams: exp.Query = self._grams(low)
         for n in range(low + 1, high + 1):
             grams = exp.union(grams, self._grams(n), distinct=False)
-        counted = templates.render(
+        counted = templates.select(
             "tokenize/count.sql" if grouped else "tokenize/rows.sql", grams=grams.subquery("g")
         )
-        assert isinstance(counted, exp.Select)
         return counted.with_("sqlnb_kept", as_=kept)
 
     def write(self, db: Database, docs: Docs, output: str, *, replace: bool = False) -> int:
@@ -147,9 +115,7 @@ class Tokenizer:
             gram = exp.DPipe(
                 this=exp.DPipe(this=gram, expression=exp.convert(" ")), expression=lead
             )
-        tree = templates.render("tokenize/ngrams.sql", gram=gram, kept=exp.to_table("sqlnb_kept"))
-        assert isinstance(tree, exp.Select)
-        return tree
+        return templates.select("tokenize/ngrams.sql", gram=gram, kept=exp.to_table("sqlnb_kept"))
 
 
 def _words(words: tuple[str, ...]) -> exp.Expr:
@@ -167,15 +133,13 @@ def _words(words: tuple[str, ...]) -> exp.Expr:
 def _register_sqlite_tokens(db: Database) -> None:
     """sqlnb_tokens(text, pattern, lowercase) on a SQLite connection: a JSON array of the
     matches of a Python regular expression (SQLite has none of its own)."""
-    import json
-    import re
 
     def tokens(text: str | None, pattern: str, lowercase: int) -> str | None:
         if text is None:
             return None
         return json.dumps(re.findall(pattern, text.lower() if lowercase else text))
 
-    db.connection.create_function("sqlnb_tokens", 3, tokens, deterministic=True)
+    db.register_function("sqlnb_tokens", tokens, 3)
 
 
 def stop_word_list(db: Database, spec: str | None) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ import pytest
 import sqlglot
 
 import sqlnb
-from sqlnb import engine, model
+from sqlnb import engine, training
 
 GOLDEN = Path(__file__).parent / "golden"
 DIALECTS = list(engine.DIALECTS)
@@ -38,12 +38,8 @@ def scripts() -> dict[tuple[str, str], str]:
     table = sqlnb.train(db, sqlnb.Table("patients"), model="triage")
     out: dict[tuple[str, str], str] = {}
     for d in DIALECTS:
-        dialect = engine.dialect(d)
-        statements, _, _ = model.training_statements(
-            db, "tokens", "labels", model="spam", kind_name="bernoulli"
-        )
-        wrapped = [s for s in (dialect.begin, *statements, dialect.commit) if s is not None]
-        out[d, "train_bernoulli"] = engine.script(wrapped, d)
+        plan = training.train(db, "tokens", "labels", model="spam", kind="bernoulli")
+        out[d, "train_bernoulli"] = plan.script(d)
         out[d, "predict_bernoulli"] = engine.script(
             text.prediction_statements("tokens", "predictions", replace=True, guard=False), d
         )

@@ -54,7 +54,7 @@ def test_hostile_names_are_quoted_never_executed(con, name):
         f"CREATE TABLE {quoted} AS SELECT * FROM (VALUES (1, 'w', 2), (2, 'v', 1)) "
         "AS t(doc_id, word, count)"
     )
-    column = templates.column(name).sql("duckdb")
+    column = templates.col(name, quoted=True).sql("duckdb")
     con.execute(
         f"CREATE TABLE labels AS SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS t(doc_id, {column})"
     )

@@ -1,6 +1,6 @@
 -- Bernoulli's per-class base: the log prior plus the sum of log(1 - theta) over the whole
 -- vocabulary, as if every word were absent; each present word then corrects its own term
--- (sql/bernoulli/part.sql), so no document scans the vocabulary. n_zero counts the prior of 0
+-- (sqlnb/kinds/wide.py), so no document scans the vocabulary. n_zero counts the prior of 0
 -- and the words certain in the class (log(1 - theta) NULL). The vocabulary-long sum is taken in
 -- two levels (by the words' first two characters, then over those partial sums): a plain SUM
 -- of 200,000 doubles drifts by 1e-9, the two-level one stays near 1e-12 on every engine.

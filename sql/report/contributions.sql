@@ -1,10 +1,10 @@
 -- Why each $misclassified document went wrong: per known word, its contribution to
--- log P(predicted) - log P(true), count * (weight[predicted] - weight[true]) with the $weights
--- of sql/report/weights*.sql (with $binary, a present word counts 1, as in Bernoulli). The $top
--- words for the prediction (positive) and the $top against it (negative) of each document.
--- A weight of NULL is -infinity: infinite is 1 where only the true class's weight is NULL (the
--- word rules the true class out), -1 where only the predicted class's is, and the contribution
--- is then NULL.
+-- log P(predicted) - log P(true), the word's score in the predicted class minus in the true
+-- class, from the kind's $contributions (doc_id, class_id, feature, count, score: the
+-- definition explain uses). The $top words for the prediction (positive) and the $top against
+-- it (negative) of each document. A score of NULL is -infinity: infinite is 1 where only the
+-- true class's score is NULL (the word rules the true class out), -1 where only the predicted
+-- class's is, and the contribution is then NULL.
 SELECT
   r.doc_id AS doc_id,
   r.word AS word,
@@ -29,27 +29,19 @@ FROM (
   FROM (
     SELECT
       m.doc_id AS doc_id,
-      t.word AS word,
-      t.count AS count,
-      CASE WHEN $binary THEN CAST(1 AS DOUBLE) ELSE t.count END
-        * (wp.weight - wt.weight) AS contribution,
+      fp.feature AS word,
+      fp.count AS count,
+      fp.score - ft.score AS contribution,
       CASE
-        WHEN wt.weight IS NULL AND wp.weight IS NOT NULL THEN 1
-        WHEN wp.weight IS NULL AND wt.weight IS NOT NULL THEN -1
+        WHEN ft.score IS NULL AND fp.score IS NOT NULL THEN 1
+        WHEN fp.score IS NULL AND ft.score IS NOT NULL THEN -1
         ELSE 0
       END AS infinite
     FROM $misclassified AS m
-    JOIN (
-      SELECT x.doc_id AS doc_id, x.word AS word, SUM(x.count) AS count
-      FROM $tokens AS x
-      GROUP BY x.doc_id, x.word
-      HAVING SUM(x.count) > 0
-    ) AS t
-      ON t.doc_id = m.doc_id
-    JOIN $weights AS wp
-      ON wp.class_id = m.predicted_class_id AND wp.word = t.word
-    JOIN $weights AS wt
-      ON wt.class_id = m.true_class_id AND wt.word = t.word
+    JOIN $contributions AS fp
+      ON fp.doc_id = m.doc_id AND fp.class_id = m.predicted_class_id
+    JOIN $contributions AS ft
+      ON ft.doc_id = m.doc_id AND ft.class_id = m.true_class_id AND ft.feature = fp.feature
   ) AS c
 ) AS r
 WHERE (r.rn_for <= $top AND (r.infinite = 1 OR r.contribution > 0))

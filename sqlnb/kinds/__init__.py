@@ -1,11 +1,14 @@
 """Model kinds. Each is a small piece: its counting queries, its parameter queries and its
-joint-log-likelihood queries. Everything else (classes, priors, the catalog, the posterior, the
-argmax, evaluation) is shared."""
+joint-log-likelihood queries, its tables, and what it explains and describes. Everything else
+(classes, priors, the catalog, the posterior, the argmax, evaluation) is shared."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlnb.errors import SqlnbError
-from sqlnb.kinds.base import Kind
+from sqlnb.inputs import Table
+from sqlnb.kinds.base import Kind, ModelTable
 from sqlnb.kinds.tabular import Categorical, Gaussian, Tabular
 from sqlnb.kinds.text import Bernoulli, Complement, Multinomial
 
@@ -23,4 +26,12 @@ def kind(name: str) -> Kind:
         raise SqlnbError(f"unknown kind {name!r}: choose one of {', '.join(KINDS)}") from None
 
 
-__all__ = ["KINDS", "Kind", "kind"]
+def kind_for(name: str | None, source: Any) -> Kind:
+    """The kind called ``name`` (default: mixed for a wide table, else multinomial), which must
+    read ``source``."""
+    the_kind = kind(name or ("mixed" if isinstance(source, Table) else "multinomial"))
+    the_kind.accept(source)
+    return the_kind
+
+
+__all__ = ["KINDS", "Kind", "ModelTable", "kind", "kind_for"]

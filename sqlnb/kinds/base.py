@@ -1,7 +1,13 @@
-"""What a model kind provides: small pieces over the shared storage and prediction path."""
+"""What a model kind provides: small pieces over the shared storage and prediction path.
+
+A kind is the only place that knows what a kind of model reads, stores and scores. The rest of
+sqlnb (training, the catalog, prediction, evaluation, explanations, model files, the report
+and the command line) asks the kind and never branches on its name.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sqlglot import exp
@@ -11,25 +17,74 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 
 Params = dict[str, Any]
-Inputs = dict[str, exp.Select]
+Inputs = dict[str, exp.Query]
+
+
+@dataclass(frozen=True)
+class ModelTable:
+    """One of the tables a model keeps its rows in (with its name in column ``model``).
+
+    ``counts`` tables hold the sufficient statistics: they are what a model file carries and
+    what appending adds up (with the :attr:`merge` query, under the merged class numbering);
+    the other tables are derived from them. ``columns`` are the columns after ``model``.
+    """
+
+    name: str
+    columns: tuple[str, ...]
+    counts: bool = False
+
+    @property
+    def create(self) -> str:
+        """Its CREATE TABLE IF NOT EXISTS: ``sql/catalog/create_<name>.sql``."""
+        return f"catalog/create_{self.name.removeprefix('sqlnb_')}.sql"
+
+    @property
+    def merge(self) -> str:
+        """Appending: the model's and the new batch's counts added up,
+        ``sql/append/<name>.sql``."""
+        return f"append/{self.name.removeprefix('sqlnb_')}.sql"
+
+    def node(self) -> exp.Table:
+        return templates.table(self.name)
 
 
 class Kind:
     """A Naive Bayes event model.
 
-    A kind reads its input (``source``: a tokens table or a wide table) into named relations,
-    counts its sufficient statistics, derives its parameters, and scores documents as a
-    per-class ``base`` plus per-document ``parts``; the classes, priors, catalog, log-sum-exp,
-    argmax and evaluation are shared (``sqlnb.model``).
+    A kind reads its input (one of ``reads``: a tokens table, raw text, a wide table) into named
+    relations, counts its sufficient statistics, derives its parameters, and scores documents
+    as a per-class ``base`` plus per-document ``parts``; the classes, priors, catalog,
+    log-sum-exp, argmax and evaluation are shared.
     """
 
     name: ClassVar[str]
-    source: ClassVar[str]  # "tokens" or "table"
-    tables: ClassVar[tuple[str, ...]]  # its own tables, besides sqlnb_classes and sqlnb_prior
-    counts: ClassVar[tuple[str, ...]]  # those of them that hold counts (the rest is derived)
-    creates: ClassVar[tuple[str, ...]]
+    reads: ClassVar[tuple[type, ...]]  # the input sources it trains from and classifies
+    needs: ClassVar[str]  # those sources in words, for the error that refuses another
+    tables: ClassVar[tuple[ModelTable, ...]]  # its own tables, besides the shared ones
     hyperparameters: ClassVar[dict[str, Any]]  # the ones it accepts, with their defaults
     uses_prior: ClassVar[bool] = True
+    noun: ClassVar[str]  # what n_features counts: "words" or "features"
+    size: ClassVar[str]  # the same in the report's table of the model
+    # How a word's contribution to a misclassification reads (HTML), for the report; None
+    # where the kind has no word contributions.
+    word_note: ClassVar[str | None] = None
+
+    @property
+    def counts(self) -> tuple[str, ...]:
+        """The names of its tables that hold counts (the rest is derived from them)."""
+        return tuple(t.name for t in self.tables if t.counts)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def accept(self, source: Any) -> None:
+        """Refuse a source the kind does not read."""
+        if not isinstance(source, self.reads):
+            raise SqlnbError(f"kind {self.name!r} trains from {self.needs}")
+
+    def prepare(self, db: Database, source: Any, params: Params) -> Params:
+        """The settings a training takes from its source (a table's features), added to
+        ``params``."""
+        return params
 
     def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
         """The input as named queries (their names are the CTE names used by ``parts``)."""
@@ -39,6 +94,12 @@ class Kind:
         """Every document (row) of a source to classify, as (doc_id); ``inputs`` are the
         source's relations as :meth:`inputs` made them."""
         raise NotImplementedError
+
+    def unseen(self, db: Database, model: str, inputs: Inputs) -> tuple[str, str] | None:
+        """A (feature, value) of the input never seen in training, if the kind can tell."""
+        return None
+
+    # --- training --------------------------------------------------------------------------
 
     def count(
         self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
@@ -54,26 +115,8 @@ class Kind:
     def check(self, db: Database, model: str, params: Params) -> None:
         """Refuse a trained model whose parameters are unusable (runs inside the transaction)."""
 
-    def base(self, model: str) -> exp.Expr:
-        """Per-class base of the joint log-likelihood: (class_id, score, n_zero)."""
-        return templates.render("predict/base_prior.sql", model=model)
-
-    def parts(self, model: str, params: Params, n_classes: int) -> exp.Expr:
-        """Per-document parts of the joint log-likelihood: (doc_id, class_id, score, n_zero),
-        one row per document and class, reading the relations named by ``inputs``, for a model
-        of ``n_classes`` classes."""
-        raise NotImplementedError
-
     def n_features(self, model: str, params: Params) -> exp.Expr:
         raise NotImplementedError
-
-    def explain(self, model: str, params: Params) -> exp.Expr:
-        """Per (doc_id, class_id, feature) the feature's score: the parts, not summed."""
-        raise NotImplementedError
-
-    def scores(self, model: str) -> exp.Expr:
-        """Per (class_id, word) the score of a word's presence, for the linear form."""
-        raise SqlnbError(f"a {self.name} model has no linear form (weights are for text kinds)")
 
     def resolve(self, given: Params) -> Params:
         """The hyperparameters with defaults filled in; ones the kind does not define refused."""
@@ -90,6 +133,35 @@ class Kind:
             if value is not None and not 0 <= value < float("inf"):
                 raise SqlnbError(f"{name} must be a finite number >= 0, not {value}")
         return resolved
+
+    # --- scoring ---------------------------------------------------------------------------
+
+    def base(self, model: str) -> exp.Expr:
+        """Per-class base of the joint log-likelihood: (class_id, score, n_zero)."""
+        return templates.render("predict/base_prior.sql", model=model)
+
+    def parts(self, model: str, params: Params, n_classes: int) -> exp.Expr:
+        """Per-document parts of the joint log-likelihood: (doc_id, class_id, score, n_zero),
+        one row per document and class, reading the relations named by ``inputs``, for a model
+        of ``n_classes`` classes."""
+        raise NotImplementedError
+
+    # --- explaining ------------------------------------------------------------------------
+
+    def contributions(self, model: str, params: Params) -> exp.Expr:
+        """Per (doc_id, class_id, feature) the feature's score: the parts, not summed. One
+        definition for ``explain`` and the report."""
+        raise NotImplementedError
+
+    def scores(self, model: str) -> exp.Expr | None:
+        """Per (class_id, word) the score of a word's presence (for the linear form and the
+        contributions), or None where a model has no per-word scores."""
+        return None
+
+    def describe(self, db: Database, model: str, top: int) -> dict[str, list[dict[str, Any]]]:
+        """What ``show`` and the report say about a trained model beyond its classes: sections
+        of rows, by name (``words``, ``gaussian``, ``categories``)."""
+        return {}
 
 
 PRIOR_DEFAULTS: dict[str, Any] = {"fit_prior": True, "class_prior": None, "prior_alpha": 0.0}

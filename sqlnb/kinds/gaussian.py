@@ -18,16 +18,13 @@ from collections.abc import Sequence
 from sqlglot import exp
 
 from sqlnb import templates
+from sqlnb.templates import col
 
 STATS = ("model", "class_id", "feature", "n", "mean", "m2")
 
 
-def _col(name: str, table: str | None = None) -> exp.Column:
-    return exp.column(name, table=table)
-
-
 def _x(i: int) -> exp.Column:
-    return _col(f"x{i}", "x")
+    return col(f"x{i}", "x")
 
 
 def rows(ids: exp.Expr, columns: Sequence[exp.Expr], source: exp.Expr) -> exp.Select:
@@ -38,7 +35,7 @@ def rows(ids: exp.Expr, columns: Sequence[exp.Expr], source: exp.Expr) -> exp.Se
     ).from_(source)
 
 
-def non_finite(rows_query: exp.Select, n_features: int) -> exp.Select:
+def non_finite(rows_query: exp.Query, n_features: int) -> exp.Select:
     """Per feature, the number of values that are NaN or infinite (they fail x * 0 = 0)."""
     zero = templates.number(0)
 
@@ -51,13 +48,13 @@ def non_finite(rows_query: exp.Select, n_features: int) -> exp.Select:
     )
 
 
-def _with_labels(rows_query: exp.Select, labeled: exp.Expr) -> exp.Select:
+def _with_labels(rows_query: exp.Query, labeled: exp.Expr) -> exp.Select:
     return (
         exp.select()
         .from_(rows_query.subquery("x"))
         .join(
             exp.Subquery(this=labeled.copy(), alias=exp.TableAlias(this=exp.to_identifier("l"))),
-            on=exp.EQ(this=_col("doc_id", "l"), expression=_col("doc_id", "x")),
+            on=col("doc_id", "l").eq(col("doc_id", "x")),
         )
     )
 
@@ -71,47 +68,45 @@ def _features(names: Sequence[str]) -> exp.Select | exp.Union:
     return selects[0] if len(selects) == 1 else exp.union(*selects, distinct=False)
 
 
-def stats(
-    model: str, names: Sequence[str], rows_query: exp.Select, labeled: exp.Expr
-) -> exp.Insert:
+def stats(model: str, names: Sequence[str], rows_query: exp.Query, labeled: exp.Expr) -> exp.Insert:
     """Insert the Gaussian sufficient statistics of every (class, feature) with a value: n,
     mean and m2 over its non-missing values, weighted by the rows' sample weights."""
-    weight = _col("weight", "l")
-    means = _with_labels(rows_query, labeled).select(_col("class_id", "l").as_("class_id"))
+    weight = col("weight", "l")
+    means = _with_labels(rows_query, labeled).select(col("class_id", "l").as_("class_id"))
     for i in range(len(names)):
         moments = templates.expressions("gaussian/moments.sql", x=_x(i), weight=weight)
         means = means.select(*(e.as_(f"{alias}{i}") for alias, e in moments.items()))
-    means = means.group_by(_col("class_id", "l"))
+    means = means.group_by(col("class_id", "l"))
     squares = (
         _with_labels(rows_query, labeled)
         .join(
             means.subquery("m"),
-            on=exp.EQ(this=_col("class_id", "m"), expression=_col("class_id", "l")),
+            on=col("class_id", "m").eq(col("class_id", "l")),
         )
-        .select(_col("class_id", "m").as_("class_id"))
+        .select(col("class_id", "m").as_("class_id"))
     )
     for i in range(len(names)):
         (m2,) = templates.expressions(
-            "gaussian/m2.sql", x=_x(i), mean=_col(f"mean{i}", "m"), weight=weight
+            "gaussian/m2.sql", x=_x(i), mean=col(f"mean{i}", "m"), weight=weight
         ).values()
         squares = squares.select(
-            exp.Max(this=_col(f"n{i}", "m")).as_(f"n{i}"),
-            exp.Max(this=_col(f"mean{i}", "m")).as_(f"mean{i}"),
+            exp.Max(this=col(f"n{i}", "m")).as_(f"n{i}"),
+            exp.Max(this=col(f"mean{i}", "m")).as_(f"mean{i}"),
             m2.as_(f"m2{i}"),
         )
-    squares = squares.group_by(_col("class_id", "m"))
+    squares = squares.group_by(col("class_id", "m"))
 
     def pick(prefix: str) -> exp.Expr:
-        case = exp.Case(this=_col("i", "f"))
+        case = exp.Case(this=col("i", "f"))
         for i in range(len(names)):
-            case = case.when(exp.convert(i), _col(f"{prefix}{i}", "s"))
+            case = case.when(exp.convert(i), col(f"{prefix}{i}", "s"))
         return case
 
     unpivoted = (
         exp.select(
             exp.convert(model).as_("model"),
-            _col("class_id", "s").as_("class_id"),
-            _col("feature", "f").as_("feature"),
+            col("class_id", "s").as_("class_id"),
+            col("feature", "f").as_("feature"),
             *(pick(p).as_(p) for p in ("n", "mean", "m2")),
         )
         .from_(squares.subquery("s"))
@@ -120,7 +115,7 @@ def stats(
     kept = (  # a class without a value of the feature has no statistics for it
         exp.select(*STATS)
         .from_(unpivoted.subquery("u"))
-        .where(exp.Not(this=exp.Is(this=_col("n"), expression=exp.null())))
+        .where(exp.Not(this=exp.Is(this=col("n"), expression=exp.null())))
     )
     return exp.insert(kept, templates.table("sqlnb_gaussian_stats"), columns=list(STATS))
 
@@ -128,21 +123,21 @@ def stats(
 def part(model: str, names: Sequence[str], rows_table: exp.Expr) -> exp.Select:
     """Per (document, class) the Gaussian features' share of the joint log-likelihood: each
     row with each class's parameters, the terms of its features summed."""
-    params = exp.select(_col("class_id", "g").as_("class_id"))
+    params = exp.select(col("class_id", "g").as_("class_id"))
     for i, name in enumerate(names):
-        this = exp.EQ(this=_col("feature", "g"), expression=exp.convert(name))
+        this = col("feature", "g").eq(exp.convert(name))
         for prefix, value in (("m", "mean"), ("v", "var")):
             params = params.select(
-                exp.Max(this=exp.Case().when(this.copy(), _col(value, "g"))).as_(f"{prefix}{i}")
+                exp.Max(this=exp.Case().when(this.copy(), col(value, "g"))).as_(f"{prefix}{i}")
             )
     params = (
         params.from_(exp.alias_(templates.table("sqlnb_gaussian"), "g", table=True))
-        .where(exp.EQ(this=_col("model", "g"), expression=exp.convert(model)))
-        .group_by(_col("class_id", "g"))
+        .where(col("model", "g").eq(exp.convert(model)))
+        .group_by(col("class_id", "g"))
     )
     terms = [
         templates.expressions(
-            "gaussian/term.sql", x=_x(i), mean=_col(f"m{i}", "p"), var=_col(f"v{i}", "p")
+            "gaussian/term.sql", x=_x(i), mean=col(f"m{i}", "p"), var=col(f"v{i}", "p")
         )["term"]
         for i in range(len(names))
     ]
@@ -151,8 +146,8 @@ def part(model: str, names: Sequence[str], rows_table: exp.Expr) -> exp.Select:
         score = exp.Add(this=score, expression=term)
     return (
         exp.select(
-            _col("doc_id", "x").as_("doc_id"),
-            _col("class_id", "p").as_("class_id"),
+            col("doc_id", "x").as_("doc_id"),
+            col("class_id", "p").as_("class_id"),
             score.as_("score"),
             exp.convert(0).as_("n_zero"),
         )

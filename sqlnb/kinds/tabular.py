@@ -11,14 +11,23 @@ from sqlglot import exp
 from sqlnb import templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import CATEGORICAL, GAUSSIAN, Table, source_node
+from sqlnb.inputs import Table, require, source_node, type_family
 from sqlnb.kinds import gaussian
-from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Params
+from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, ModelTable, Params
+from sqlnb.templates import col
 
 # The inputs: Gaussian features wide (one row per example) for counting and scoring, and long
 # (doc_id, feature, value) for explanations; categorical features long.
 ROWS, NUMERIC, CATEGORIES = "sqlnb_rows", "sqlnb_numeric", "sqlnb_categories"
 GAUSSIAN_DEFAULTS: dict[str, Any] = {"var_smoothing": 1e-9, "sample_variance": False}
+GAUSSIAN, CATEGORICAL = "gaussian", "categorical"  # a feature's likelihood
+
+TABLES = (
+    ModelTable("sqlnb_gaussian_stats", ("class_id", "feature", "n", "mean", "m2"), counts=True),
+    ModelTable("sqlnb_gaussian", ("class_id", "label", "feature", "mean", "var")),
+    ModelTable("sqlnb_category_counts", ("class_id", "feature", "value", "count"), counts=True),
+    ModelTable("sqlnb_category_log_theta", ("class_id", "label", "feature", "value", "log_theta")),
+)
 
 
 def _likelihoods(params: Params) -> set[str]:
@@ -34,29 +43,21 @@ class Tabular(Kind):
     """Naive Bayes over the columns of a wide table."""
 
     name = "mixed"
-    source = "table"
+    reads = (Table,)
+    needs = "a wide table (--table)"
+    noun = "features"
+    size = "features"
     default: ClassVar[str | None] = None
-    tables = (
-        "sqlnb_gaussian_stats",
-        "sqlnb_gaussian",
-        "sqlnb_category_counts",
-        "sqlnb_category_log_theta",
-    )
-    counts = ("sqlnb_gaussian_stats", "sqlnb_category_counts")
-    creates = (
-        "catalog/create_gaussian_stats.sql",
-        "catalog/create_gaussian.sql",
-        "catalog/create_category_counts.sql",
-        "catalog/create_category_log_theta.sql",
-    )
+    tables = TABLES
     hyperparameters: ClassVar[dict[str, Any]] = {
         "alpha": 1.0,
         **GAUSSIAN_DEFAULTS,
         **PRIOR_DEFAULTS,
     }
 
-    def features(self, db: Database, source: Table) -> list[tuple[str, str]]:
-        return source.feature_types(db, self.default)
+    def prepare(self, db: Database, source: Any, params: Params) -> Params:
+        """The features of the table, each with its likelihood."""
+        return {**params, "features": features(db, source, self.default)}
 
     def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
         if not isinstance(source, Table):
@@ -64,11 +65,11 @@ class Tabular(Kind):
         inputs: Inputs = {}
         if GAUSSIAN in _likelihoods(params):
             names = _gaussian(params)
-            columns = [templates.column(n) for n in names]
+            columns = [templates.col(n, quoted=True) for n in names]
             inputs[ROWS] = gaussian.rows(
-                templates.column(source.id), columns, source_node(source.table)
+                templates.col(source.id, quoted=True), columns, source_node(source.table)
             )
-            inputs[NUMERIC] = source.values(db, params["features"], GAUSSIAN)
+            inputs[NUMERIC] = values(db, source, params["features"], GAUSSIAN)
             counts = db.fetch(gaussian.non_finite(inputs[ROWS], len(names)))[0]
             if any(counts):  # name the first one (a slower query, run only then)
                 row = db.fetch(templates.render("check/numeric.sql", values=inputs[NUMERIC]))
@@ -77,7 +78,7 @@ class Tabular(Kind):
                     f"{row[0][1]}"
                 )
         if CATEGORICAL in _likelihoods(params):
-            inputs[CATEGORIES] = source.values(db, params["features"], CATEGORICAL)
+            inputs[CATEGORIES] = values(db, source, params["features"], CATEGORICAL)
         return inputs
 
     def documents(self, db: Database, source: Any, inputs: Inputs) -> exp.Select:
@@ -150,14 +151,14 @@ class Tabular(Kind):
             exp.select(
                 "doc_id",
                 "class_id",
-                exp.Sum(this=exp.column("score")).as_("score"),
-                exp.Sum(this=exp.column("n_zero")).as_("n_zero"),
+                exp.Sum(this=col("score")).as_("score"),
+                exp.Sum(this=col("n_zero")).as_("n_zero"),
             )
             .from_(both)
             .group_by("doc_id", "class_id")
         )
 
-    def explain(self, model: str, params: Params) -> exp.Expr:
+    def contributions(self, model: str, params: Params) -> exp.Expr:
         parts: list[exp.Expr] = []
         if GAUSSIAN in _likelihoods(params):
             parts.append(
@@ -186,6 +187,14 @@ class Tabular(Kind):
     def n_features(self, model: str, params: Params) -> exp.Expr:
         return exp.convert(len(params["features"]))
 
+    def describe(self, db: Database, model: str, top: int) -> dict[str, list[dict[str, Any]]]:
+        """Per class the Gaussian features' means and variances, and the categorical features'
+        value probabilities."""
+        return {
+            "gaussian": db.fetch_dicts(templates.render("show/gaussian.sql", model=model)),
+            "categories": db.fetch_dicts(templates.render("show/categories.sql", model=model)),
+        }
+
 
 class Gaussian(Tabular):
     """Every feature normal within each class."""
@@ -201,3 +210,75 @@ class Categorical(Tabular):
     name = "categorical"
     default = CATEGORICAL
     hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, **PRIOR_DEFAULTS}
+
+
+def features(db: Database, source: Table, default: str | None) -> list[tuple[str, str]]:
+    """Each feature of a wide table with its likelihood: the override, else ``default`` (a
+    kind that has one likelihood), else by column type: floating/decimal Gaussian; text,
+    boolean and integer categorical."""
+    columns = source.columns(db)
+    skip = {source.id, source.label, source.weight}
+    names = list(source.features) if source.features else [c for c in columns if c not in skip]
+    for name in (*names, *source.gaussian, *source.categorical):
+        require(source.table, columns, {"feature": name})
+        if name in skip:
+            raise SqlnbError(
+                f"column {name!r} of {source.table!r} cannot be a feature: it "
+                "is the id, the label or the weight"
+            )
+    both = set(source.gaussian) & set(source.categorical)
+    if both:
+        raise SqlnbError(f"feature {sorted(both)[0]!r} is both --gaussian and --categorical")
+    names += [n for n in (*source.gaussian, *source.categorical) if n not in names]
+    if not names:
+        raise SqlnbError(f"table {source.table!r} has no feature columns")
+    return [(name, _likelihood(source, name, columns[name], default)) for name in names]
+
+
+def _likelihood(source: Table, name: str, sql_type: str, default: str | None) -> str:
+    family = type_family(sql_type)
+    if name in source.gaussian or (name not in source.categorical and default == GAUSSIAN):
+        if family not in ("integer", "number"):
+            raise SqlnbError(
+                f"column {name!r} of {source.table!r} is {sql_type}: a Gaussian "
+                "feature must be numeric"
+            )
+        return GAUSSIAN
+    if name in source.categorical or default == CATEGORICAL:
+        return CATEGORICAL
+    if family == "number":
+        return GAUSSIAN
+    if family in ("integer", "text", "BOOLEAN") or sql_type.startswith("ENUM"):
+        return CATEGORICAL
+    raise SqlnbError(
+        f"column {name!r} of {source.table!r} is {sql_type}: name it with "
+        "--gaussian or --categorical"
+    )
+
+
+def values(
+    db: Database, source: Table, features: list[tuple[str, str]], likelihood: str
+) -> exp.Query:
+    """The features of one likelihood in long form (doc_id, feature, value)."""
+    columns = db.columns(source_node(source.table))
+    template = (
+        "input/numeric_feature.sql" if likelihood == GAUSSIAN else "input/category_feature.sql"
+    )
+    parts: list[exp.Select] = []
+    for name, kind in features:
+        if kind != likelihood:
+            continue
+        require(source.table, columns, {"id": source.id, "feature": name})
+        parts.append(
+            templates.select(
+                template,
+                id=templates.col(source.id, quoted=True),
+                feature=name,
+                column=templates.col(name, quoted=True),
+                source=source_node(source.table),
+            )
+        )
+    query: exp.Query = parts[0]
+    for part in parts[1:]:
+        query = exp.union(query, part, distinct=False)
+    return query

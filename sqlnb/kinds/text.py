@@ -1,4 +1,4 @@
-"""The text kinds, read from a tokens table: multinomial, Bernoulli, complement."""
+"""The text kinds, read from a tokens table or raw text: multinomial, Bernoulli, complement."""
 
 from __future__ import annotations
 
@@ -9,27 +9,36 @@ from sqlglot import exp
 from sqlnb import templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Tokens
+from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import wide
-from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Params
-from sqlnb.tokenizer import Docs, Tokenizer
+from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, ModelTable, Params
+from sqlnb.tokenizer import Tokenizer
 
 TOKENS = "sqlnb_input"
 LOG_THETA = ("model", "class_id", "label", "word", "log_theta")
 LOG_ABSENT = ("model", "class_id", "word", "log_absent")
 
+WORD_COUNTS = ModelTable("sqlnb_word_counts", ("class_id", "word", "count"), counts=True)
+LOG_THETA_TABLE = ModelTable("sqlnb_log_theta", LOG_THETA[1:])
+LOG_ABSENT_TABLE = ModelTable("sqlnb_log_absent", LOG_ABSENT[1:])
+SCORING = ModelTable(wide.TABLE, ())
+
 
 class TextKind(Kind):
-    source = "tokens"
+    reads = (Tokens, Docs)
+    needs = "a tokens table (--tokens)"
+    noun = "words"
+    size = "vocabulary (words)"
+    counting = "multinomial/count.sql"  # the statement that counts
     scored = "text/tokens.sql"  # the tokens a document is scored by
+    binary = False  # whether a word scores once however often it occurs (Bernoulli)
+    score = "weights/log_theta.sql"  # a word's score per class
     # The formulas of the columns of sqlnb_scoring (see wide.py), by their prefix.
     weights: ClassVar[dict[str, str]]
-    tables: ClassVar[tuple[str, ...]] = ("sqlnb_word_counts", "sqlnb_log_theta", wide.TABLE)
-    counts = ("sqlnb_word_counts",)
-    creates: ClassVar[tuple[str, ...]] = (
-        "catalog/create_word_counts.sql",
-        "catalog/create_log_theta.sql",
-        wide.CREATE,
+    tables: ClassVar[tuple[ModelTable, ...]] = (WORD_COUNTS, LOG_THETA_TABLE, SCORING)
+    word_note: ClassVar[str | None] = (
+        "Each word adds count × (log θ<sub>predicted</sub> − log θ<sub>true</sub>) to "
+        "log P(predicted) − log P(true); the prior adds the rest."
     )
 
     def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
@@ -50,15 +59,22 @@ class TextKind(Kind):
             return source.ids(db)
         # A copy of the tokens query, not the relation the parts read: a relation read twice is
         # materialised (on DuckDB), which costs more time and memory than a second scan.
-        tree = templates.render("input/documents.sql", source=inputs[TOKENS].copy().subquery("t"))
-        assert isinstance(tree, exp.Select)
-        return tree
+        return templates.select("input/documents.sql", source=inputs[TOKENS].subquery("t"))
+
+    def count(
+        self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
+    ) -> list[exp.Expr]:
+        return [
+            templates.render(self.counting, model=model, tokens=inputs[TOKENS], labeled=labeled)
+        ]
+
+    def _scored(self) -> exp.Query:
+        """The tokens of the documents as the kind scores them, from the input relation."""
+        return templates.select(self.scored, tokens=exp.to_table(TOKENS))
 
     def parts(self, model: str, params: Params, n_classes: int) -> exp.Expr:
-        tokens = templates.render(self.scored, tokens=exp.to_table(TOKENS))
-        assert isinstance(tokens, exp.Query)
         zeros, absent = self.may_be_zero(params), "a" in self.weights
-        return wide.parts(model, n_classes, tokens, zeros=zeros, absent=absent)
+        return wide.parts(model, n_classes, self._scored(), zeros=zeros, absent=absent)
 
     def may_be_zero(self, params: Params) -> bool:
         """Whether the model can hold probability-0 factors (theta = 0 needs alpha = 0)."""
@@ -76,24 +92,30 @@ class TextKind(Kind):
             return lambda bindings: wide.formula(name, {**bindings, **smoothing})
 
         columns = {prefix: weight(name) for prefix, name in self.weights.items()}
-        readable = [
-            wide.readable(model, n_classes, "sqlnb_log_theta", "w", LOG_THETA),
-            *(
-                [wide.readable(model, n_classes, "sqlnb_log_absent", "a", LOG_ABSENT)]
-                if "a" in self.weights
-                else []
-            ),
-        ]
+        readable = [wide.readable(model, n_classes, "sqlnb_log_theta", "w", LOG_THETA)]
+        if "a" in self.weights:
+            readable.append(wide.readable(model, n_classes, "sqlnb_log_absent", "a", LOG_ABSENT))
         return [*wide.derive(model, n_classes, columns), *readable]
 
     def n_features(self, model: str, params: Params) -> exp.Expr:
         return templates.render("text/n_features.sql", model=model)
 
-    def explain(self, model: str, params: Params) -> exp.Expr:
-        return templates.render("explain/text.sql", model=model, tokens=exp.to_table(TOKENS))
+    def scores(self, model: str) -> exp.Expr | None:
+        return templates.render(self.score, model=model)
 
-    def scores(self, model: str) -> exp.Expr:
-        return templates.render("weights/log_theta.sql", model=model)
+    def contributions(self, model: str, params: Params) -> exp.Expr:
+        """Per (doc_id, class_id, word): the word's summed count in the document, and its
+        score times that count (Bernoulli: times 1, for presence)."""
+        return templates.render(
+            "explain/words.sql",
+            tokens=exp.to_table(TOKENS),
+            scores=self.scores(model),
+            binary=self.binary,
+        )
+
+    def describe(self, db: Database, model: str, top: int) -> dict[str, list[dict[str, Any]]]:
+        words = db.fetch_dicts(templates.render("show/top_words.sql", model=model, top=top))
+        return {"words": words}
 
 
 class Multinomial(TextKind):
@@ -102,15 +124,6 @@ class Multinomial(TextKind):
     name = "multinomial"
     weights: ClassVar[dict[str, str]] = {"w": "multinomial/weight.sql"}
     hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, **PRIOR_DEFAULTS}
-
-    def count(
-        self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
-    ) -> list[exp.Expr]:
-        return [
-            templates.render(
-                "multinomial/count.sql", model=model, tokens=inputs[TOKENS], labeled=labeled
-            )
-        ]
 
 
 class Complement(Multinomial):
@@ -121,6 +134,10 @@ class Complement(Multinomial):
     weights: ClassVar[dict[str, str]] = {"w": "complement/weight.sql"}
     hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, "norm": False}
     uses_prior = False
+    word_note: ClassVar[str | None] = (
+        "Each word adds count × (log θ<sub>predicted</sub> − log θ<sub>true</sub>) to "
+        "log P(predicted) − log P(true)."
+    )
 
     def resolve(self, given: Params) -> Params:
         for option in ("class_prior", "prior_alpha"):
@@ -147,25 +164,18 @@ class Bernoulli(TextKind):
     """A document is the set of words it contains; absent words count too."""
 
     name = "bernoulli"
+    counting = "bernoulli/count.sql"
     scored = "bernoulli/present.sql"
+    binary = True
+    score = "weights/presence.sql"
     weights: ClassVar[dict[str, str]] = {"w": "bernoulli/weight.sql", "a": "bernoulli/absent.sql"}
-    tables = ("sqlnb_word_counts", "sqlnb_log_theta", "sqlnb_log_absent", wide.TABLE)
-    creates = (
-        "catalog/create_word_counts.sql",
-        "catalog/create_log_theta.sql",
-        "catalog/create_log_absent.sql",
-        wide.CREATE,
-    )
+    tables = (WORD_COUNTS, LOG_THETA_TABLE, LOG_ABSENT_TABLE, SCORING)
     hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, "beta": None, **PRIOR_DEFAULTS}
-
-    def count(
-        self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
-    ) -> list[exp.Expr]:
-        return [
-            templates.render(
-                "bernoulli/count.sql", model=model, tokens=inputs[TOKENS], labeled=labeled
-            )
-        ]
+    word_note: ClassVar[str | None] = (
+        "Bernoulli: a present word adds (log θ − log(1 − θ)) of the predicted class minus that "
+        "of the true class to log P(predicted) − log P(true); the absent words and the prior "
+        "add the rest."
+    )
 
     def smoothing(self, params: Params) -> dict[str, exp.Expr]:
         return {**super().smoothing(params), "beta": templates.number(_beta(params))}
@@ -176,12 +186,6 @@ class Bernoulli(TextKind):
 
     def base(self, model: str) -> exp.Expr:
         return templates.render("bernoulli/base.sql", model=model)
-
-    def explain(self, model: str, params: Params) -> exp.Expr:
-        return templates.render("explain/bernoulli.sql", model=model, tokens=exp.to_table(TOKENS))
-
-    def scores(self, model: str) -> exp.Expr:
-        return templates.render("weights/presence.sql", model=model)
 
 
 def _beta(params: Params) -> float:

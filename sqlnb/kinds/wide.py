@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from sqlglot import exp
 
 from sqlnb import templates
+from sqlnb.templates import col
 
 TABLE = "sqlnb_scoring"
 CREATE = "catalog/create_scoring.sql"
@@ -34,16 +35,12 @@ BLOCK = sum(  # classes per row: the table's w<j> columns
 Weight = Callable[[dict[str, exp.Expr]], exp.Expr]
 
 
-def _col(name: str, table: str | None = None) -> exp.Column:
-    return exp.column(name, table=table)
-
-
 def _int(value: int) -> exp.Expr:
     return exp.Literal.number(value)
 
 
 def _model(model: str, table: str | None = None) -> exp.Expr:
-    return exp.EQ(this=_col("model", table), expression=exp.convert(model))
+    return col("model", table).eq(exp.convert(model))
 
 
 def blocks(n_classes: int) -> list[range]:
@@ -63,12 +60,12 @@ def class_bindings(k: int) -> dict[str, exp.Expr]:
     summed count), ``$docs`` (its documents), ``$size`` (V, the vocabulary), ``$word_total``
     (the word's count over all classes) and ``$all`` (every count)."""
     return {
-        "count": exp.func("COALESCE", _col(f"c{k}", "p"), _int(0)),
-        "total": exp.func("COALESCE", _col(f"t{k}", "s"), _int(0)),
-        "docs": _col(f"n{k}", "s"),
-        "size": _col("vocabulary", "p"),
-        "word_total": _col("total", "p"),
-        "all": _col("grand_total", "p"),
+        "count": exp.func("COALESCE", col(f"c{k}", "p"), _int(0)),
+        "total": exp.func("COALESCE", col(f"t{k}", "s"), _int(0)),
+        "docs": col(f"n{k}", "s"),
+        "size": col("vocabulary", "p"),
+        "word_total": col("total", "p"),
+        "all": col("grand_total", "p"),
     }
 
 
@@ -76,11 +73,9 @@ def _pivot(source: exp.Expr, key: str, value: str, n_classes: int, prefix: str) 
     """SUM(value) per class as columns <prefix>0 ... <prefix>K-1, from rows with class_id."""
     return exp.select(
         *(
-            exp.Sum(
-                this=exp.Case().when(
-                    exp.EQ(this=_col("class_id", key), expression=_int(k)), _col(value, key)
-                )
-            ).as_(f"{prefix}{k}")
+            exp.Sum(this=exp.Case().when(col("class_id", key).eq(_int(k)), col(value, key))).as_(
+                f"{prefix}{k}"
+            )
             for k in range(n_classes)
         )
     ).from_(source)
@@ -97,19 +92,19 @@ def derive(model: str, n_classes: int, columns: dict[str, Weight]) -> list[exp.E
         .subquery("w")
     )
     words = _pivot(counts, "w", "count", n_classes, "c")
-    total = exp.Sum(this=_col("count", "w"))
+    total = exp.Sum(this=col("count", "w"))
     words = words.select(
         total.as_("total"),
         exp.cast(exp.Window(this=exp.Count(this=exp.Star())), "DOUBLE").as_("vocabulary"),
         exp.Window(this=exp.Sum(this=total.copy())).as_("grand_total"),
         append=True,
     )
-    words = words.select(_col("word", "w").as_("word"), append=True).group_by(_col("word", "w"))
+    words = words.select(col("word", "w").as_("word"), append=True).group_by(col("word", "w"))
     per_class = (
-        exp.select(_col("class_id"), exp.Sum(this=_col("count")).as_("count"))
+        exp.select(col("class_id"), exp.Sum(this=col("count")).as_("count"))
         .from_("sqlnb_word_counts")
         .where(_model(model))
-        .group_by(_col("class_id"))
+        .group_by(col("class_id"))
         .subquery("g")
     )
     totals = _pivot(per_class, "g", "count", n_classes, "t")
@@ -125,7 +120,7 @@ def derive(model: str, n_classes: int, columns: dict[str, Weight]) -> list[exp.E
     for block in blocks(n_classes):
         select = exp.select(
             exp.convert(model).as_("model"),
-            _col("word", "p").as_("word"),
+            col("word", "p").as_("word"),
             _int(block[0]).as_("base"),
         )
         names = ["model", "word", "base"]
@@ -140,10 +135,10 @@ def derive(model: str, n_classes: int, columns: dict[str, Weight]) -> list[exp.E
 
 def _pick(prefix: str, n_slots: int) -> exp.Expr:
     """The column of class c.class_id in a row of block s.base: <prefix><class_id - base>."""
-    slot = exp.Sub(this=_col("class_id", "c"), expression=_col("base", "s"))
+    slot = exp.Sub(this=col("class_id", "c"), expression=col("base", "s"))
     case = exp.Case(this=slot)
     for j in range(n_slots):
-        case = case.when(_int(j), _col(f"{prefix}{j}", "s"))
+        case = case.when(_int(j), col(f"{prefix}{j}", "s"))
     return case
 
 
@@ -158,10 +153,10 @@ def readable(
     class and word, with columns ``names`` (model, class_id, [label,] word, value)."""
     n_slots = min(max(n_classes, 1), BLOCK)
     fields = {
-        "model": _col("model", "s"),
-        "class_id": _col("class_id", "c"),
-        "label": _col("label", "c"),
-        "word": _col("word", "s"),
+        "model": col("model", "s"),
+        "class_id": col("class_id", "c"),
+        "label": col("label", "c"),
+        "word": col("word", "s"),
     }
     select = exp.select(
         *(fields[n].as_(n) if n in fields else _pick(prefix, n_slots).as_(n) for n in names)
@@ -173,7 +168,7 @@ def readable(
         select.from_(exp.alias_(templates.table(TABLE), "s", table=True))
         .join(
             classes,
-            on=exp.EQ(this=_block_of(_col("class_id", "c")), expression=_col("base", "s")),
+            on=exp.EQ(this=_block_of(col("class_id", "c")), expression=col("base", "s")),
         )
         .where(_model(model, "s"))
     )
@@ -189,23 +184,23 @@ def parts(
     stored as NULL), the number of such factors (n_zero). ``tokens`` is a relation
     (doc_id, word, count) of the documents' words."""
     n_slots = min(max(n_classes, 1), BLOCK)
-    sums = exp.select(_col("doc_id", "t").as_("doc_id"), _col("base", "w").as_("base"))
+    sums = exp.select(col("doc_id", "t").as_("doc_id"), col("base", "w").as_("base"))
     for j in range(n_slots):
-        weight: exp.Expr = _col(f"w{j}", "w")
-        lost: exp.Expr = exp.Is(this=_col(f"w{j}", "w"), expression=exp.null())
+        weight: exp.Expr = col(f"w{j}", "w")
+        lost: exp.Expr = exp.Is(this=col(f"w{j}", "w"), expression=exp.null())
         if zeros:
             weight = exp.func("COALESCE", weight, _int(0))
         if absent:
-            kept: exp.Expr = _col(f"a{j}", "w")
+            kept: exp.Expr = col(f"a{j}", "w")
             if zeros:
                 kept = exp.func("COALESCE", kept, _int(0))
             weight = exp.Sub(this=weight, expression=kept)
-        product = exp.Mul(this=_col("count", "t"), expression=exp.paren(weight))
+        product = exp.Mul(this=col("count", "t"), expression=exp.paren(weight))
         sums = sums.select(exp.Sum(this=product).as_(f"w{j}"))
         if zeros:  # -infinity factors: a NULL weight adds one, a NULL log(1 - theta) takes one
             n_zero: exp.Expr = exp.Case().when(lost, _int(1)).else_(_int(0))
             if absent:
-                taken = exp.Is(this=_col(f"a{j}", "w"), expression=exp.null())
+                taken = exp.Is(this=col(f"a{j}", "w"), expression=exp.null())
                 n_zero = exp.Sub(
                     this=n_zero, expression=exp.Case().when(taken, _int(1)).else_(_int(0))
                 )
@@ -214,22 +209,22 @@ def parts(
         sums.from_(tokens.subquery("t"))
         .join(
             exp.alias_(templates.table(TABLE), "w", table=True),
-            on=exp.EQ(this=_col("word", "w"), expression=_col("word", "t")),
+            on=col("word", "w").eq(col("word", "t")),
         )
         .where(_model(model, "w"))
-        .group_by(_col("doc_id", "t"), _col("base", "w"))
+        .group_by(col("doc_id", "t"), col("base", "w"))
     )
     classes = exp.select("class_id").from_("sqlnb_classes").where(_model(model))
     return (
         exp.select(
-            _col("doc_id", "s").as_("doc_id"),
-            _col("class_id", "c").as_("class_id"),
+            col("doc_id", "s").as_("doc_id"),
+            col("class_id", "c").as_("class_id"),
             _pick("w", n_slots).as_("score"),
             (_pick("z", n_slots) if zeros else _int(0)).as_("n_zero"),
         )
         .from_(sums.subquery("s"))
         .join(
             classes.subquery("c"),
-            on=exp.EQ(this=_block_of(_col("class_id", "c")), expression=_col("base", "s")),
+            on=exp.EQ(this=_block_of(col("class_id", "c")), expression=col("base", "s")),
         )
     )

@@ -1,0 +1,149 @@
+"""The catalog of models in a database and the tables they share.
+
+Every model keeps its rows, under its name in column ``model``, in the catalog
+(``sqlnb_models``: kind, hyperparameters, label type, sizes), the shared ``sqlnb_classes`` and
+``sqlnb_prior``, and its kind's own tables. This module reads the catalog (one model, all of
+them) and writes the statements that create those tables, delete a model's rows, replace a
+model and record it, shared by training, appending, retuning, importing and dropping.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlglot import exp
+
+from sqlnb import templates
+from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
+from sqlnb.kinds import KINDS, Kind, ModelTable, kind
+from sqlnb.version import __version__
+
+MODELS = ModelTable(
+    "sqlnb_models",
+    ("kind", "params", "label_type", "n_docs", "n_classes", "n_features", "trained_at", "version"),
+    counts=True,
+)
+CLASSES = ModelTable("sqlnb_classes", ("class_id", "label", "n_docs"), counts=True)
+PRIOR = ModelTable("sqlnb_prior", ("class_id", "label", "log_prior"))
+SHARED = (MODELS, CLASSES, PRIOR)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A model as the catalog records it."""
+
+    name: str
+    kind_name: str
+    params: dict[str, Any]
+    label_type: str
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> Kind:
+        return kind(self.kind_name)
+
+    @property
+    def n_classes(self) -> int:
+        return int(self.info.get("n_classes") or 0)
+
+
+def tables(the_kind: Kind) -> tuple[ModelTable, ...]:
+    """Every table a model of ``the_kind`` has rows in: the shared ones, then the kind's."""
+    return (*SHARED, *the_kind.tables)
+
+
+def counts(the_kind: Kind) -> tuple[ModelTable, ...]:
+    """The tables that hold a model's counts (what a model file carries), catalog first."""
+    return tuple(t for t in tables(the_kind) if t.counts)
+
+
+def derived(the_kind: Kind) -> tuple[ModelTable, ...]:
+    """The tables derived from the counts (rewritten by a retuning)."""
+    return tuple(t for t in tables(the_kind) if not t.counts)
+
+
+def creates(the_kind: Kind) -> list[exp.Expr]:
+    """CREATE TABLE IF NOT EXISTS for the shared tables and the kind's."""
+    return [templates.render(t.create) for t in tables(the_kind)]
+
+
+def deletes(model: str, names: Iterable[str]) -> list[exp.Expr]:
+    """Delete ``model``'s rows from each of the tables ``names`` (all sqlnb's own)."""
+    return [
+        templates.render("catalog/delete.sql", table=templates.table(t), model=model) for t in names
+    ]
+
+
+def replacing(db: Database, model: str, the_kind: Kind) -> list[exp.Expr]:
+    """The statements before writing model ``model`` of ``the_kind`` anew: create the tables,
+    then delete the rows of the model it replaces, whatever its kind."""
+    stale = {t.name for t in (CLASSES, PRIOR, *the_kind.tables)}
+    previous = row(db, model)
+    if previous is not None and previous["kind"] in KINDS:
+        stale |= {t.name for t in KINDS[previous["kind"]].tables}
+    return [*creates(the_kind), *deletes(model, (MODELS.name, *sorted(stale)))]
+
+
+def record(model: str, the_kind: Kind, params: dict[str, Any], label_type: str) -> exp.Expr:
+    """Insert the catalog row of a model whose classes and derived tables are written."""
+    return templates.render(
+        "catalog/record.sql",
+        model=model,
+        kind=the_kind.name,
+        params=json.dumps(params),
+        label_type=label_type,
+        n_features=the_kind.n_features(model, params),
+        version=__version__,
+    )
+
+
+def row(db: Database, name: str) -> dict[str, Any] | None:
+    """The catalog row of model ``name``, if there is one."""
+    if not db.exists(MODELS.node()):
+        return None
+    rows = [r for r in db.fetch_dicts(templates.parsed("catalog/models.sql")) if r["model"] == name]
+    return rows[0] if rows else None
+
+
+def entry(db: Database, name: str) -> Entry:
+    """Model ``name`` as the catalog records it; an unknown name is a clear error."""
+    found = row(db, name)
+    if found is None:
+        raise SqlnbError(f"no model named {name!r} in this database")
+    return Entry(name, found["kind"], json.loads(found["params"]), found["label_type"], found)
+
+
+def entries(db: Database) -> list[dict[str, Any]]:
+    """Every model in the database, with its hyperparameters and classes."""
+    if not db.exists(MODELS.node()):
+        return []
+    labels: dict[str, list[str]] = {}
+    for r in db.fetch_dicts(templates.parsed("catalog/classes.sql")):
+        labels.setdefault(r["model"], []).append(r["label"])
+    rows = db.fetch_dicts(templates.parsed("catalog/models.sql"))
+    for r in rows:
+        r["params"] = json.loads(r["params"])
+        r["classes"] = labels.get(r["model"], [])
+    return rows
+
+
+def classes(db: Database, name: str) -> list[dict[str, Any]]:
+    """A model's classes: class_id, label, documents and log prior, in class order."""
+    rows = db.fetch_dicts(templates.parsed("catalog/classes.sql"))
+    return [r for r in rows if r["model"] == name]
+
+
+def drop(the_entry: Entry) -> list[exp.Expr]:
+    """The statements that delete every row of a model."""
+    return deletes(the_entry.name, (t.name for t in tables(the_entry.kind)))
+
+
+def is_current(db: Database, the_entry: Entry) -> bool:
+    """Whether the model is still the one loaded (not retrained or dropped since)."""
+    found = row(db, the_entry.name)
+    keys: Sequence[str] = ("kind", "params", "trained_at")
+    return found is not None and all(found[k] == the_entry.info.get(k) for k in keys)

@@ -1,0 +1,63 @@
+"""The Typer applications and how a command is registered: once as ``sqlnb NAME`` and, for the
+commands that can print the SQL they run, once more as ``sqlnb sql NAME`` from the same
+function (its ``dialect`` parameter exposed, its run-only options left out)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+from sqlnb.cli.console import errors
+from sqlnb.cli.options import DialectOpt, expand
+from sqlnb.engine import dialects
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SETTINGS = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(
+    help="Naive Bayes classifiers trained and applied inside SQL databases.",
+    context_settings=SETTINGS,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+sql_app = typer.Typer(
+    help="Print the SQL a command would run, for any dialect, without running it.",
+    context_settings=SETTINGS,
+    no_args_is_help=True,
+)
+app.add_typer(sql_app, name="sql")
+
+
+def command(
+    name: str | None = None, *, sql: str | None = None, run_only: tuple[str, ...] = ()
+) -> Callable[[F], F]:
+    """Register a command. A command with ``sql`` (the help of its ``sqlnb sql`` twin) takes
+    a parameter ``dialect``: None runs it, a dialect's name prints its script instead."""
+
+    def register(fn: F) -> F:
+        runs = expand(fn, skip=("dialect",))
+        app.command(name)(runs)
+        if sql is not None:
+            prints = expand(fn, skip=run_only, overrides={"dialect": (DialectOpt, "duckdb")})
+
+            def checked(**values: Any) -> Any:
+                with errors():
+                    dialects.dialect(values["dialect"])  # an unknown dialect: one line
+                return prints(**values)
+
+            checked.__signature__ = prints.__signature__  # type: ignore[attr-defined]
+            checked.__annotations__ = prints.__annotations__
+            checked.__doc__ = sql
+            sql_app.command(name or fn.__name__.replace("_", "-"))(checked)
+        return fn
+
+    return register
+
+
+def print_script(text: str) -> None:
+    """A printed script goes to stdout as it is."""
+    sys.stdout.write(text)

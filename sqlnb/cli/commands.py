@@ -1,0 +1,295 @@
+"""The commands that write: train (and ``sql train``), retune, predict (and ``sql predict``),
+classify, tokenize, tune, export, import, drop, demo. Each is a thin layer over the API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sqlnb import files, pipeline, training, tuning
+from sqlnb.cli.app import command, print_script
+from sqlnb.cli.console import errors, fail, opened, out
+from sqlnb.cli.options import (
+    DATA,
+    HYPER,
+    LABELED,
+    LABELS,
+    PRUNING,
+    SOURCE,
+    TOKENIZER,
+    TRUTH,
+    WEIGHTED,
+    DbArg,
+    KindOpt,
+    ModelOpt,
+    ReplaceOpt,
+    TokenizerOptions,
+    UnseenOpt,
+    uses,
+)
+from sqlnb.engine import dialects
+from sqlnb.errors import SqlnbError
+from sqlnb.hyper import Hyperparameters, Pruning
+from sqlnb.inputs import Docs, Labels, Source, Tokens
+from sqlnb.model import load
+
+
+@command(sql="Print the SQL script that `sqlnb train` would run.")
+def train(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    kind: KindOpt = None,
+    data: Source = uses(DATA),
+    labels: Labels = uses(LABELS),
+    hyper: Hyperparameters = uses(HYPER),
+    tokenizer: TokenizerOptions = uses(TOKENIZER),
+    pruning: Pruning | None = uses(PRUNING),
+    append: Annotated[
+        bool, typer.Option("--append", help="Add this data's counts to the existing model.")
+    ] = False,
+    dialect: str | None = None,
+) -> None:
+    """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
+    text (--docs), or from a wide table (--table)."""
+    with opened(db, create=dialect is None) as database:
+        the_tokenizer = tokenizer.resolve(database)
+        if append:
+            given = list(hyper.given())
+            if given or the_tokenizer is not None or pruning is not None:
+                option = "--" + given[0].replace("_", "-") if given else "a tokenizer option"
+                raise SqlnbError(
+                    f"with --append the model's own settings apply: {option} is not "
+                    "allowed (use sqlnb retune to change smoothing or priors)"
+                )
+            plan = training.append(database, data, labels, model=model_name)
+            if kind is not None and kind != plan.kind.name:
+                raise SqlnbError(f"model {model_name!r} is {plan.kind.name}, not {kind}")
+        else:
+            plan = training.train(
+                database,
+                data,
+                labels,
+                model=model_name,
+                kind=kind,
+                hyper=hyper,
+                tokenizer=the_tokenizer,
+                pruning=pruning,
+            )
+        if dialect is not None:
+            print_script(plan.script(dialect))
+            return
+        entry = plan.apply()
+    out.print(
+        f"{'appended to' if append else 'trained'} {entry.kind_name} model {model_name!r}: "
+        f"{int(entry.info['n_docs'])} documents, "
+        f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
+    )
+
+
+@command()
+def retune(
+    db: DbArg, model_name: ModelOpt = "default", hyper: Hyperparameters = uses(HYPER)
+) -> None:
+    """Change a trained model's smoothing, priors or variance smoothing from its stored counts,
+    without its training data."""
+    with opened(db) as database:
+        entry = training.retune(database, model_name, hyper).apply()
+    shown = {k: v for k, v in entry.params.items() if k not in ("features", "tokenizer", "pruning")}
+    out.print(f"retuned model {model_name!r}: {json.dumps(shown)}", markup=False)
+
+
+@command(sql="Print the SQL script that `sqlnb predict` would run.", run_only=("replace", "unseen"))
+def predict(
+    db: DbArg,
+    output: Annotated[str, typer.Option(help="Table to create with the predictions.")],
+    model_name: ModelOpt = "default",
+    data: Source = uses(SOURCE),
+    proba: Annotated[
+        bool, typer.Option(help="One row per (document, class) with log_proba and proba.")
+    ] = False,
+    replace: ReplaceOpt = False,
+    unseen: UnseenOpt = "ignore",
+    dialect: str | None = None,
+) -> None:
+    """Classify every document of a tokens table, --docs table (raw text) or --table into a new
+    table (doc_id, label, proba)."""
+    with opened(db) as database:
+        m = load(database, model_name)
+        if dialect is not None:
+            statements = m.prediction_statements(
+                data, output, proba=proba, replace=True, guard=False
+            )
+            print_script(dialects.script(statements, dialect))
+            return
+        n = m.predict_to(data, output, proba=proba, replace=replace, unseen=unseen)
+    out.print(f"wrote {n} rows to {output}")
+
+
+@command(
+    sql="Print the SQL script that `sqlnb evaluate` would run (confusion, per class, summary).",
+    run_only=("as_json",),
+)
+def evaluate(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    data: Source = uses(LABELED),
+    labels: Labels = uses(TRUTH),
+    as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON object.")] = False,
+    dialect: str | None = None,
+) -> None:
+    """Accuracy, per-class precision/recall/F1, macro-F1, log-loss and the confusion matrix."""
+    with opened(db) as database:
+        m = load(database, model_name)
+        if dialect is not None:
+            create, queries, drop = pipeline.evaluation(
+                database, m, data, labels, guard=False
+            )
+            print_script(dialects.script([drop, create, *queries, drop], dialect))
+            return
+        result = m.evaluate(data, labels)
+    from sqlnb.cli.show import print_evaluation
+
+    print_evaluation(model_name, result, as_json=as_json)
+
+
+@command()
+def classify(
+    db: DbArg,
+    table: Annotated[str, typer.Option(help="The table whose rows to classify, in place.")],
+    into: Annotated[str, typer.Option(help="Column to write the label into (added if missing).")],
+    model_name: ModelOpt = "default",
+    id_column: Annotated[str | None, typer.Option(help="Id column of TABLE (default: id).")] = None,
+    text_column: Annotated[
+        str | None, typer.Option(help="Text column of TABLE (raw text, tokenized as the model's).")
+    ] = None,
+    tokens: Annotated[
+        str | None, typer.Option(help="Or: a tokens table whose doc_id matches TABLE's id.")
+    ] = None,
+    doc_column: Annotated[str, typer.Option(help="Document id column of --tokens.")] = "doc_id",
+    word_column: Annotated[str, typer.Option(help="Word column of --tokens.")] = "word",
+    count_column: Annotated[
+        str | None,
+        typer.Option(help="Count column of --tokens (default: count if present, else 1)."),
+    ] = None,
+    proba_into: Annotated[
+        str | None, typer.Option(help="Column to write the label's probability into.")
+    ] = None,
+) -> None:
+    """Write predicted labels (and probabilities) into columns of your own table, in one
+    transaction; every other column and row stays as it was."""
+    with opened(db) as database:
+        m = load(database, model_name)
+        id_name = id_column or "id"
+        if (text_column is None) == (tokens is None):
+            raise SqlnbError("give --text-column (raw text) or --tokens (a tokens table)")
+        source: Source = (
+            Docs(table, id_name, text_column)
+            if text_column is not None
+            else Tokens(tokens or "tokens", doc_column, word_column, count_column)
+        )
+        n = m.classify(table, id_name, source, into, proba_into)
+    out.print(f"classified {n} rows of {table} into {into}")
+
+
+@command()
+def tokenize(
+    db: DbArg,
+    docs: Annotated[str, typer.Option(help="Table of documents.")],
+    output: Annotated[str, typer.Option(help="Tokens table to create.")],
+    id_column: Annotated[
+        str | None, typer.Option(help="Id column of the --docs table (default: doc_id).")
+    ] = None,
+    text_column: Annotated[str, typer.Option(help="Text column of the --docs table.")] = "text",
+    tokenizer: TokenizerOptions = uses(TOKENIZER),
+    replace: ReplaceOpt = False,
+) -> None:
+    """Write a tokens table (doc_id, word, count) from a table of raw text, in SQL."""
+    from sqlnb.tokenizer import Tokenizer
+
+    with opened(db) as database:
+        chosen = tokenizer.resolve(database) or Tokenizer()
+        n = chosen.write(
+            database, Docs(docs, id_column or "doc_id", text_column), output, replace=replace
+        )
+    out.print(f"wrote {n} rows to {output}")
+
+
+@command("tune")
+def tune_alpha(
+    db: DbArg,
+    alpha: Annotated[str, typer.Option(help="Alphas to try, comma-separated.")] = (
+        "0.01,0.1,0.5,1"
+    ),
+    folds: Annotated[int, typer.Option(help="Number of cross-validation folds.")] = 5,
+    kind: KindOpt = None,
+    data: Source = uses(WEIGHTED),
+    labels: Labels = uses(LABELS),
+    tokenizer: TokenizerOptions = uses(TOKENIZER),
+    as_json: Annotated[bool, typer.Option("--json", help="Print only JSON.")] = False,
+) -> None:
+    """Choose alpha by k-fold cross-validation in SQL (folds by a hash of doc_id)."""
+    try:
+        alphas = [float(a) for a in alpha.split(",") if a.strip()]
+    except ValueError:
+        fail(f"--alpha {alpha!r} is not a comma-separated list of numbers")
+    with opened(db) as database:
+        result = tuning.tune(
+            database,
+            data,
+            labels,
+            alphas=alphas,
+            folds=folds,
+            kind=kind,
+            tokenizer=tokenizer.resolve(database),
+        )
+    from sqlnb.cli.show import print_tuning
+
+    print_tuning(result, folds, as_json=as_json)
+
+
+@command("export")
+def export_model(
+    db: DbArg,
+    to: Annotated[Path, typer.Option("--to", help="Folder to write the Parquet files into.")],
+    model_name: ModelOpt = "default",
+) -> None:
+    """Write a model (counts, hyperparameters, tokenizer, version) as Parquet files."""
+    with opened(db) as database:
+        written = files.export_model(database, model_name, to)
+    out.print(f"wrote model {model_name!r} to {to} ({len(written)} files)")
+
+
+@command("import")
+def import_model(
+    db: DbArg,
+    path: Annotated[Path, typer.Argument(help="A folder written by sqlnb export.")],
+    model_name: Annotated[
+        str | None, typer.Option("--model", "-m", help="Name to give it (default: its own).")
+    ] = None,
+) -> None:
+    """Load a model file into any supported engine (replacing a model of that name)."""
+    with opened(db, create=True) as database:
+        name = files.import_model(database, path, model_name)
+    out.print(f"imported model {name!r}")
+
+
+@command("drop")
+def drop_model(db: DbArg, model_name: ModelOpt = "default") -> None:
+    """Remove a model."""
+    with opened(db) as database:
+        training.drop(database, model_name)
+    out.print(f"dropped model {model_name!r}")
+
+
+@command()
+def demo(
+    path: Annotated[Path, typer.Argument(help="DuckDB file to build.")] = Path("sqlnb-demo.duckdb"),
+) -> None:
+    """Build a DuckDB file from bundled fine-food reviews, train, evaluate and classify."""
+    from sqlnb import demo as demo_module
+
+    with errors():
+        demo_module.run(path, out)

@@ -1,0 +1,71 @@
+"""The command line's output: results to stdout, one-line errors to stderr with exit code 1,
+``Interrupted`` and exit code 130 on Ctrl-C, a progress bar on a terminal."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr, exit code 1 (never wrapped to the terminal's width)."""
+    sys.stderr.write(f"Error: {' '.join(message.split())}\n")
+    raise typer.Exit(1)
+
+
+@contextmanager
+def errors() -> Iterator[None]:
+    """sqlnb's errors as one line and exit code 1; Ctrl-C as exit code 130."""
+    try:
+        yield
+    except SqlnbError as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        sys.stderr.write("Interrupted: the database is as it was.\n")
+        raise typer.Exit(130) from None
+
+
+@contextmanager
+def opened(db: str, *, create: bool = False) -> Iterator[Database]:
+    """The database, with a progress bar on a terminal for long queries."""
+    with errors():
+        database = Database.connect(db, create=create)
+    try:
+        if sys.stderr.isatty():
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            with Progress(
+                TextColumn("running SQL"),
+                BarColumn(),
+                TimeElapsedColumn(),
+                console=err,
+                transient=True,
+            ) as bar:
+                task = bar.add_task("sql", total=100)
+                database.progress = _progress(bar, task)
+                with errors():
+                    yield database
+        else:
+            with errors():
+                yield database
+    finally:
+        database.close()
+
+
+def _progress(bar: Any, task: Any) -> Callable[[float], None]:
+    def update(percent: float) -> None:
+        if percent >= 0:
+            bar.update(task, completed=percent)
+
+    return update

@@ -1,0 +1,334 @@
+"""Every option of the command line, declared once, and the groups that build sqlnb's objects
+from them: where the data comes from (:data:`DATA`), its labels (:data:`LABELS`), the
+hyperparameters (:data:`HYPER`), the tokenizer (:data:`TOKENIZER`), vocabulary pruning
+(:data:`PRUNING`). A command names a group as a parameter's default; :func:`expand` puts the
+group's options in the command's signature and hands the command the object they build.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, TypeVar, cast
+
+import typer
+
+from sqlnb.cli.console import errors
+from sqlnb.engine import DIALECTS, Database
+from sqlnb.errors import SqlnbError
+from sqlnb.hyper import Hyperparameters, Pruning, parse_class_prior
+from sqlnb.inputs import Docs, Labels, Source, Table, Tokens
+from sqlnb.kinds import KINDS
+from sqlnb.tokenizer import DEFAULT_PATTERN, Tokenizer, parse_ngrams, stop_word_list
+
+Values = dict[str, Any]
+T = TypeVar("T")
+KEYWORD = inspect.Parameter.KEYWORD_ONLY
+
+DbArg = Annotated[
+    str,
+    typer.Argument(
+        help="DuckDB file, sqlite:///path.db, postgresql://..., or spark://MASTER.",
+        metavar="DB",
+    ),
+]
+ModelOpt = Annotated[str, typer.Option("--model", "-m", help="Model name.")]
+KindOpt = Annotated[
+    str | None,
+    typer.Option(
+        help=f"Model kind: {', '.join(KINDS)} (default: multinomial; with --table, mixed)."
+    ),
+]
+DialectOpt = Annotated[str, typer.Option(help=f"SQL dialect to print: {', '.join(DIALECTS)}.")]
+UnseenOpt = Annotated[
+    str, typer.Option(help="Categorical value never seen in training: 'ignore' or 'error'.")
+]
+ReplaceOpt = Annotated[bool, typer.Option(help="Replace OUTPUT if it exists.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print only a JSON object.")]
+
+
+def _opt(annotation: Any, *decls: str, help: str) -> Any:
+    return Annotated[annotation, typer.Option(*decls, help=help)]
+
+
+# Every shared option: name -> (annotation, default).
+OPTIONS: dict[str, tuple[Any, Any]] = {
+    "tokens": (_opt(str, help="Tokens table, view or Parquet file."), "tokens"),
+    "labels": (
+        _opt(
+            str | None,
+            help="Labels table, view or Parquet file (default: labels; with --table or "
+            "--docs, the table's own label column).",
+        ),
+        None,
+    ),
+    "table": (_opt(str | None, help="Wide table (one row per example) instead of tokens."), None),
+    "docs": (_opt(str | None, help="Table of raw text documents."), None),
+    "doc_column": (_opt(str, help="Document id column."), "doc_id"),
+    "word_column": (_opt(str, help="Word column of the tokens table."), "word"),
+    "count_column": (
+        _opt(
+            str | None, help="Count column of the tokens table (default: count if present, else 1)."
+        ),
+        None,
+    ),
+    "id_column": (
+        _opt(
+            str | None,
+            help="Id column of the --table (default: id) or --docs table (default: doc_id).",
+        ),
+        None,
+    ),
+    "text_column": (_opt(str, help="Text column of the --docs table."), "text"),
+    "label_column": (_opt(str, help="Label column of the labels table (or --table)."), "label"),
+    "features": (
+        _opt(str | None, help="Feature columns of --table, comma-separated (default: all)."),
+        None,
+    ),
+    "gaussian": (_opt(str | None, help="Columns to model as Gaussian."), None),
+    "categorical": (_opt(str | None, help="Columns to model as categorical."), None),
+    "weight_column": (
+        _opt(
+            str | None, help="Sample-weight column of the labels table (or --table / --docs table)."
+        ),
+        None,
+    ),
+    "alpha": (
+        _opt(
+            float | None,
+            help="Additive smoothing (Laplace 1, Lidstone > 0, 0 = maximum likelihood) "
+            "(default: 1).",
+        ),
+        None,
+    ),
+    "beta": (_opt(float | None, help="Bernoulli: pseudo-count of absence (default: alpha)."), None),
+    "norm": (
+        _opt(bool | None, "--norm/--no-norm", help="Complement: normalise the weights."),
+        None,
+    ),
+    "fit_prior": (
+        _opt(
+            bool | None,
+            "--fit-prior/--no-fit-prior",
+            help="Learn class priors (default), or uniform.",
+        ),
+        None,
+    ),
+    "class_prior": (_opt(str | None, help="Given class priors, e.g. 'spam=0.3,ham=0.7'."), None),
+    "prior_alpha": (
+        _opt(
+            float | None,
+            help="Dirichlet smoothing of learned priors: (N_k + a) / (N + K a) (default: 0).",
+        ),
+        None,
+    ),
+    "var_smoothing": (
+        _opt(
+            float | None,
+            help="Gaussian: add this times the largest feature variance (default: 1e-9).",
+        ),
+        None,
+    ),
+    "sample_variance": (
+        _opt(
+            bool | None,
+            "--sample-variance/--population-variance",
+            help="Gaussian: n - 1 variance (default: population, n).",
+        ),
+        None,
+    ),
+    "lowercase": (
+        _opt(bool | None, "--lowercase/--no-lowercase", help="Lowercase first (default: on)."),
+        None,
+    ),
+    "token_pattern": (
+        _opt(
+            str | None,
+            help="Token regular expression (RE2) (default: runs of Unicode letters and digits, "
+            "apostrophes inside words).",
+        ),
+        None,
+    ),
+    "stop_words": (
+        _opt(str | None, help="'english' (scikit-learn's list) or a table with one column 'word'."),
+        None,
+    ),
+    "ngrams": (_opt(str | None, help="Word n-gram range, e.g. 1-2 (default: 1-1)."), None),
+    "min_df": (
+        _opt(str | None, help="Drop words in fewer documents (count, or fraction; default 1)."),
+        None,
+    ),
+    "max_df": (
+        _opt(str | None, help="Drop words in more documents (count, or fraction; default 1.0)."),
+        None,
+    ),
+    "max_features": (
+        _opt(int | None, help="Keep only the most frequent words (default: all)."),
+        None,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Group(Generic[T]):
+    """Options (names of :data:`OPTIONS`) that build one object from their values; ``build``
+    may read any option of the command (its other groups' too)."""
+
+    names: tuple[str, ...]
+    build: Callable[[Values], T]
+
+
+def uses(group: Group[T]) -> T:
+    """A command parameter's default that stands for ``group``: the command gets the object
+    the group's options build (see :func:`expand`)."""
+    return cast(T, group)
+
+
+def _names(text: str | None) -> tuple[str, ...]:
+    return tuple(n.strip() for n in text.split(",") if n.strip()) if text else ()
+
+
+def _source(o: Values) -> Source:
+    """The input: a wide table with --table, raw text with --docs, else a tokens table."""
+    if o.get("table") is not None and o.get("docs") is not None:
+        raise SqlnbError("give --table or --docs, not both")
+    label, weight = o.get("label_column", "label"), o.get("weight_column")
+    if o.get("table") is not None:
+        return Table(
+            o["table"],
+            o["id_column"] or "id",
+            label,
+            _names(o.get("features")) or None,
+            _names(o.get("gaussian")),
+            _names(o.get("categorical")),
+            weight,
+        )
+    if o.get("docs") is not None:
+        return Docs(o["docs"], o["id_column"] or "doc_id", o["text_column"], label, weight)
+    return Tokens(o["tokens"], o["doc_column"], o["word_column"], o["count_column"])
+
+
+def _labels(o: Values) -> Labels:
+    """The labels table, or (without --labels) the data's own: see :func:`labels_for`."""
+    return Labels(o["labels"], o["doc_column"], o["label_column"], o.get("weight_column"))
+
+
+def _hyper(o: Values) -> Hyperparameters:
+    prior = o["class_prior"]
+    return Hyperparameters(
+        alpha=o.get("alpha"),
+        beta=o.get("beta"),
+        norm=o.get("norm"),
+        fit_prior=o.get("fit_prior"),
+        class_prior=None if prior is None else parse_class_prior(prior),
+        prior_alpha=o.get("prior_alpha"),
+        var_smoothing=o.get("var_smoothing"),
+        sample_variance=o.get("sample_variance"),
+    )
+
+
+@dataclass(frozen=True)
+class TokenizerOptions:
+    """The tokenizer options as given; a stop-word table is read from the database."""
+
+    lowercase: bool | None
+    pattern: str | None
+    stop_words: str | None
+    ngrams: str | None
+
+    def resolve(self, db: Database) -> Tokenizer | None:
+        """The tokenizer, or None when no option was given (the default one then applies)."""
+        if all(v is None for v in (self.lowercase, self.pattern, self.stop_words, self.ngrams)):
+            return None
+        return Tokenizer(
+            True if self.lowercase is None else self.lowercase,
+            self.pattern or DEFAULT_PATTERN,
+            stop_word_list(db, self.stop_words),
+            parse_ngrams(self.ngrams) if self.ngrams else (1, 1),
+        )
+
+
+def _tokenizer(o: Values) -> TokenizerOptions:
+    return TokenizerOptions(o["lowercase"], o["token_pattern"], o["stop_words"], o["ngrams"])
+
+
+SOURCE = Group(
+    (
+        "tokens",
+        "table",
+        "docs",
+        "doc_column",
+        "word_column",
+        "count_column",
+        "id_column",
+        "text_column",
+    ),
+    _source,
+)
+LABELED = Group((*SOURCE.names, "label_column"), _source)  # evaluate, report
+WEIGHTED = Group((*LABELED.names, "weight_column"), _source)  # tune
+DATA = Group((*WEIGHTED.names, "features", "gaussian", "categorical"), _source)  # train
+TRUTH = Group(("labels", "doc_column", "label_column"), _labels)  # evaluate, report
+LABELS = Group((*TRUTH.names, "weight_column"), _labels)  # train, tune
+HYPER = Group(
+    (
+        "alpha",
+        "beta",
+        "norm",
+        "fit_prior",
+        "class_prior",
+        "prior_alpha",
+        "var_smoothing",
+        "sample_variance",
+    ),
+    _hyper,
+)
+TOKENIZER = Group(("lowercase", "token_pattern", "stop_words", "ngrams"), _tokenizer)
+PRUNING = Group(
+    ("min_df", "max_df", "max_features"),
+    lambda o: Pruning.parse(o["min_df"], o["max_df"], o["max_features"]),
+)
+
+
+def expand(
+    fn: Callable[..., Any],
+    *,
+    skip: tuple[str, ...] = (),
+    overrides: dict[str, tuple[Any, Any]] | None = None,
+) -> Callable[..., Any]:
+    """``fn`` with each parameter whose default is a :class:`Group` replaced by the group's
+    options (each declared once), and called with the object the group builds (inside the
+    command line's error handling). Parameters in ``skip`` are left out (they keep their
+    defaults); ``overrides`` gives parameters another (annotation, default)."""
+    signature = inspect.signature(fn, eval_str=True)
+    overrides = overrides or {}
+    own = {p.name for p in signature.parameters.values() if not isinstance(p.default, Group)}
+    params: list[inspect.Parameter] = []
+    groups: dict[str, Group[Any]] = {}
+    for p in signature.parameters.values():
+        if isinstance(p.default, Group):
+            groups[p.name] = p.default
+            for name in p.default.names:
+                if name in own or any(q.name == name for q in params):
+                    continue
+                annotation, default = OPTIONS[name]
+                params.append(
+                    inspect.Parameter(name, KEYWORD, default=default, annotation=annotation)
+                )
+        elif p.name in overrides:
+            annotation, default = overrides[p.name]
+            params.append(p.replace(annotation=annotation, default=default, kind=KEYWORD))
+        elif p.name not in skip:
+            params.append(p.replace(kind=KEYWORD))
+
+    @functools.wraps(fn)
+    def wrapper(**values: Any) -> Any:
+        with errors():
+            built = {name: group.build(values) for name, group in groups.items()}
+        return fn(**{k: v for k, v in values.items() if k in own}, **built)
+
+    wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params}
+    return wrapper

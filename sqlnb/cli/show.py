@@ -1,0 +1,196 @@
+"""The commands that read and show: evaluate's and tune's results, show, models, explain,
+weights, report."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from sqlnb import catalog
+from sqlnb.cli.app import command
+from sqlnb.cli.console import opened, out
+from sqlnb.cli.options import LABELED, SOURCE, TRUTH, DbArg, ModelOpt, ReplaceOpt, uses
+from sqlnb.inputs import Labels, Source
+from sqlnb.model import load
+
+
+def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+        return
+    out.print(
+        f"model {model_name!r} on {result['n_docs']} documents: accuracy "
+        f"{result['accuracy']:.4f}, macro-F1 {result['macro_f1']:.4f}, "
+        f"log-loss {result['log_loss']:.4f}"
+    )
+    per_class = Table("label", "precision", "recall", "F1", "support")
+    for label, r in result["per_class"].items():
+        per_class.add_row(
+            label,
+            f"{r['precision']:.4f}",
+            f"{r['recall']:.4f}",
+            f"{r['f1']:.4f}",
+            str(r["support"]),
+        )
+    out.print(per_class)
+    labels_seen = list(result["per_class"])
+    counts = {(c["true"], c["predicted"]): c["count"] for c in result["confusion"]}
+    matrix = Table("true \\ predicted", *labels_seen, title="confusion matrix")
+    for t in labels_seen:
+        matrix.add_row(t, *(str(counts.get((t, p), 0)) for p in labels_seen))
+    out.print(matrix)
+
+
+def print_tuning(result: dict[str, Any], folds: int, *, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+        return
+    shown = Table("alpha", "accuracy", "log-loss", title=f"{folds}-fold cross-validation")
+    for r in result["results"]:
+        best = " (best)" if r["alpha"] == result["best_alpha"] else ""
+        shown.add_row(f"{r['alpha']:g}{best}", f"{r['accuracy']:.4f}", f"{r['log_loss']:.4f}")
+    out.print(shown)
+
+
+@command()
+def show(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    top: Annotated[int, typer.Option(help="Most indicative words per class.")] = 10,
+) -> None:
+    """A model's classes, priors and counts; its most indicative words per class (text), or
+    its per-class means, variances and category probabilities (tables)."""
+    with opened(db) as database:
+        m = load(database, model_name)
+        classes, described = m.classes(), m.describe(top)
+    out.print(f"model {m.name!r}: {m.kind_name}, {json.dumps(m.params)}")
+    table = Table("label", "documents", "prior", "log prior")
+    for c in classes:
+        lp = c["log_prior"]
+        prior = "0" if lp is None else f"{math.exp(lp):.4f}"
+        table.add_row(c["label"], f"{c['n_docs']:g}", prior, "-inf" if lp is None else f"{lp:.4f}")
+    out.print(table)
+    if described.get("words"):
+        by_class: dict[str, list[str]] = {}
+        for w in described["words"]:
+            by_class.setdefault(w["label"], []).append(w["word"])
+        indicative = Table("label", f"top {top} words", title="most indicative words")
+        for label, ws in by_class.items():
+            indicative.add_row(label, ", ".join(ws))
+        out.print(indicative)
+    if described.get("gaussian"):
+        normal = Table("feature", "label", "mean", "variance", title="Gaussian features")
+        for g in described["gaussian"]:
+            normal.add_row(g["feature"], g["label"], f"{g['mean']:.6g}", f"{g['var']:.6g}")
+        out.print(normal)
+    if described.get("categories"):
+        cats = Table("feature", "value", "label", "probability", title="categorical features")
+        for c in described["categories"]:
+            cats.add_row(c["feature"], c["value"], c["label"], f"{c['probability']:.4f}")
+        out.print(cats)
+
+
+@command("models")
+def list_models(
+    db: DbArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print only JSON.")] = False,
+) -> None:
+    """The models in a database: name, kind, hyperparameters, classes, sizes, trained-at."""
+    with opened(db) as database:
+        rows = catalog.entries(database)
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
+        return
+    table = Table(
+        "model", "kind", "hyperparameters", "classes", "documents", "features", "trained at"
+    )
+    for r in rows:
+        params = {k: v for k, v in r["params"].items() if k != "features"}
+        table.add_row(
+            r["model"],
+            r["kind"],
+            json.dumps(params),
+            ", ".join(r["classes"]),
+            f"{r['n_docs']:g}",
+            str(r["n_features"]),
+            str(r["trained_at"]),
+        )
+    out.print(table)
+
+
+@command()
+def explain(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    data: Source = uses(SOURCE),
+    doc: Annotated[str | None, typer.Option(help="Explain only this document.")] = None,
+    top: Annotated[
+        int | None, typer.Option(help="Keep the N largest contributions; the rest as (other).")
+    ] = None,
+    output: Annotated[
+        str | None, typer.Option(help="Table to create (doc_id, feature, contribution).")
+    ] = None,
+    replace: ReplaceOpt = False,
+) -> None:
+    """Why each document got its label rather than the runner-up: each word's (or feature's)
+    contribution, and the prior's; they add up to the log-posterior difference."""
+    with opened(db) as database:
+        m = load(database, model_name)
+        query = m.explanation_query(data, doc=doc, top=top)
+        if output is not None:
+            n = database.write_table(output, query, replace=replace)
+            out.print(f"wrote {n} rows to {output}")
+            return
+        rows = database.fetch(query)
+    shown = Table("doc_id", "feature", "contribution")
+    for doc_id, feature, contribution in sorted(
+        rows, key=lambda r: (str(r[0]), r[1] == "(prior)", -abs(r[2] or 0))
+    ):
+        shown.add_row(str(doc_id), feature, "" if contribution is None else f"{contribution:+.4f}")
+    out.print(shown)
+
+
+@command()
+def weights(
+    db: DbArg,
+    output: Annotated[str, typer.Option(help="Table to create (feature, weight).")],
+    model_name: ModelOpt = "default",
+    replace: ReplaceOpt = False,
+) -> None:
+    """A two-class text model as a linear classifier: weight per word and a (bias) row."""
+    with opened(db) as database:
+        m = load(database, model_name)
+        n = database.write_table(output, m.weights_query(), replace=replace)
+    out.print(f"wrote {n} rows to {output}")
+
+
+@command()
+def report(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    data: Source = uses(LABELED),
+    labels: Labels = uses(TRUTH),
+    html: Annotated[
+        Path, typer.Option("--html", help="HTML file to write (self-contained).")
+    ] = Path("report.html"),
+) -> None:
+    """Write one self-contained HTML file: metrics, confusion matrix, per-class bars,
+    calibration, indicative words or features, misclassified documents, the model."""
+    from sqlnb.report import write_report
+
+    with opened(db) as database:
+        m = load(database, model_name)
+        numbers = write_report(m, data, labels, html)
+    out.print(
+        f"wrote {html}: model {model_name!r} on {numbers['n_docs']} documents, accuracy "
+        f"{numbers['accuracy']:.4f}, macro-F1 {numbers['macro_f1']:.4f}, log-loss "
+        f"{numbers['log_loss']:.4f}, Brier {numbers['brier']:.4f}",
+        markup=False,
+        soft_wrap=True,
+    )

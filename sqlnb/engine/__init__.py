@@ -1,0 +1,416 @@
+"""The one gateway to databases.
+
+A :class:`Database` holds a connection, a :class:`~sqlnb.engine.backends.Backend` that runs text
+on it, and its :class:`~sqlnb.engine.dialects.Dialect`: what differs between engines is declared
+there as data, never as forked copies of queries. Every statement goes through
+:meth:`Database.execute` or :meth:`Database.fetch`, which transpile the tree, pass it to the
+tracer, run it, and turn the engine's errors into :class:`~sqlnb.errors.SqlnbError`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import duckdb
+from sqlglot import exp
+
+from sqlnb import templates
+from sqlnb.engine import messages
+from sqlnb.engine.backends import (
+    Backend,
+    DuckDBBackend,
+    PostgresBackend,
+    Row,
+    SparkBackend,
+    SQLiteBackend,
+    backend_for,
+)
+from sqlnb.engine.dialects import (
+    DIALECTS,
+    Dialect,
+    dialect,
+    replace_table,
+    script,
+    statements_for,
+    to_sql,
+)
+from sqlnb.errors import SqlnbError
+
+T = TypeVar("T")
+
+__all__ = ["DIALECTS", "Database", "Dialect", "Row", "dialect", "script", "to_sql"]
+
+
+class Database:
+    """A connection to one database, with its dialect, a tracer and progress reporting."""
+
+    def __init__(self, backend: Backend, dialect_name: str, *, path: str | None = None) -> None:
+        self.backend = backend
+        self.connection = backend.connection
+        self.dialect = dialect(dialect_name)
+        self.path = path
+        # Why the database cannot be written to, when sqlnb opened it read-only.
+        self.read_only: str | None = None
+        self.tracer: Callable[[str], None] | None = None
+        self.progress: Callable[[float], None] | None = None
+        self._depth = 0
+
+    @classmethod
+    def connect(
+        cls, target: Database | str | Path | Any, *, create: bool = False, read_only: bool = False
+    ) -> Database:
+        """Open a DuckDB file (the default), ``sqlite:///path.db`` or a ``.sqlite`` file,
+        ``postgresql://...``, or ``spark://MASTER``; or wrap an open DuckDB, sqlite3 or psycopg
+        connection or a SparkSession. Without ``create`` a missing file is an error."""
+        if isinstance(target, Database):
+            return target
+        wrapped = backend_for(target)
+        if wrapped is not None:
+            return cls(*wrapped)
+        if not isinstance(target, (str, Path)):
+            raise SqlnbError(f"not a database or connection: {type(target).__name__}")
+        text = str(target)
+        if text.startswith("sqlite://"):
+            return cls._open_sqlite(text.removeprefix("sqlite://").removeprefix("/"), create)
+        if text.endswith((".sqlite", ".sqlite3")):
+            return cls._open_sqlite(text, create)
+        if text.startswith(("postgresql://", "postgres://")):
+            return cls._open_postgres(text)
+        if text.startswith("spark://"):
+            return cls._open_spark(text.removeprefix("spark://"))
+        if "://" in text:
+            raise SqlnbError(
+                f"unsupported database URL {text!r}: use a DuckDB path, sqlite:///, "
+                "postgresql:// or spark://"
+            )
+        if text != ":memory:" and not create and not Path(text).exists():
+            raise SqlnbError(f"database file {text!r} does not exist")
+        return cls._open_duckdb(text, read_only)
+
+    @classmethod
+    def _open_duckdb(cls, path: str, read_only: bool) -> Database:
+        """A DuckDB file. One another process holds is a clear 'locked' error (DuckDB lets one
+        process write a file, or several read it); a file this process may not write is opened
+        read-only, so that reading works and writing is a clear error."""
+        reason = "it was opened read-only" if read_only else None
+        try:
+            connection = duckdb.connect(path, read_only=read_only)
+        except duckdb.Error as error:
+            message = messages.one_line(error)
+            if messages.is_lock_error(message):
+                raise SqlnbError(messages.locked(path, message)) from None
+            if read_only or not messages.is_permission_error(message) or not Path(path).is_file():
+                raise SqlnbError(f"cannot open {path!r}: {message}") from None
+            try:
+                connection = duckdb.connect(path, read_only=True)
+            except duckdb.Error as again:
+                raise SqlnbError(f"cannot open {path!r}: {messages.one_line(again)}") from None
+            reason = "its file is not writable"
+        database = cls(DuckDBBackend(connection), "duckdb", path=path)
+        database.read_only = reason
+        return database
+
+    @classmethod
+    def _open_sqlite(cls, path: str, create: bool) -> Database:
+        if path != ":memory:" and not create and not Path(path).exists():
+            raise SqlnbError(f"database file {path!r} does not exist")
+        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        return cls(SQLiteBackend(connection, threaded=True), "sqlite", path=path)
+
+    @classmethod
+    def _open_postgres(cls, url: str) -> Database:
+        try:
+            import psycopg
+        except ImportError:
+            raise SqlnbError("PostgreSQL needs psycopg: pip install 'sqlnb[postgres]'") from None
+        try:
+            connection = psycopg.connect(url, autocommit=True)
+        except psycopg.Error as error:
+            raise SqlnbError(f"cannot connect to {url!r}: {messages.one_line(error)}") from None
+        return cls(PostgresBackend(connection), "postgres", path=url)
+
+    @classmethod
+    def _open_spark(cls, master: str) -> Database:
+        """A SparkSession on ``master``, configured as Spark's own configuration says
+        (SPARK_CONF_DIR/spark-defaults.conf: catalog, metastore, warehouse)."""
+        try:
+            from pyspark.sql import SparkSession
+        except ImportError:
+            raise SqlnbError("Spark needs pyspark: pip install 'sqlnb[spark]'") from None
+        builder = SparkSession.builder.master(master).appName("sqlnb")
+        return cls(SparkBackend(builder.getOrCreate()), "spark", path=f"spark://{master}")
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def register_function(self, name: str, function: Callable[..., Any], n_args: int) -> None:
+        """Make a Python function callable from SQL on this connection (where the engine has no
+        SQL for a step: SQLite's tokenizer)."""
+        self.backend.register(name, function, n_args)
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- running -------------------------------------------------------------------------
+
+    def sql(self, tree: exp.Expr) -> str:
+        return to_sql(tree, self.dialect.sqlglot)
+
+    def execute(self, tree: exp.Expr | str) -> None:
+        """Run one statement (a tree, or one of the dialect's own fixed statements)."""
+        if isinstance(tree, str):
+            self._run(tree, fetch=False)
+            return
+        for statement in statements_for(tree, self.dialect):
+            self._run(self.sql(statement), fetch=False)
+
+    def fetch(self, tree: exp.Expr) -> list[Row]:
+        """Run a query and return its rows."""
+        return self._run(self.sql(tree), fetch=True)
+
+    def fetch_dicts(self, tree: exp.Expr) -> list[dict[str, Any]]:
+        names = [s.alias_or_name for s in tree.selects] if isinstance(tree, exp.Query) else []
+        return [dict(zip(names, row)) for row in self.fetch(tree)]
+
+    def relation(self, tree: exp.Expr) -> Any:
+        """A query's result, lazily where the engine can: a DuckDB relation (``.df()``,
+        ``.pl()``, ``.arrow()``), a Spark DataFrame; on SQLite and PostgreSQL, its rows."""
+        text = self.sql(tree)
+        if self.tracer:
+            self.tracer(text)
+        if not self.backend.lazy:
+            return self._run(text, fetch=True)
+        try:
+            return self.backend.relation(text)
+        except self.backend.errors as error:
+            raise SqlnbError(messages.one_line(error), sql=text) from None
+
+    def _run(self, text: str, *, fetch: bool) -> list[Row]:
+        if self.tracer:
+            self.tracer(text)
+        try:
+            return self._interruptibly(lambda: self.backend.run(text, fetch), text)
+        except self.backend.errors as error:
+            raise SqlnbError(messages.explain(error, self.path, self.read_only), sql=text) from None
+
+    def _interruptibly(self, call: Callable[[], T], text: str) -> T:
+        """Run in a worker thread, so that Ctrl-C stops the statement: the main thread waits,
+        gets the KeyboardInterrupt, interrupts the connection and re-raises it (the enclosing
+        transaction then rolls back). Reports progress when ``self.progress`` is set.
+
+        A Ctrl-C that arrives while the COMMIT runs cannot stop it: the commit completes and
+        the call returns normally, so a KeyboardInterrupt from here always means that nothing
+        was committed."""
+        if not self.backend.interruptible:
+            return call()
+        result: dict[str, Any] = {}
+        # An Event, not Thread.join: a join that Ctrl-C interrupts can mark a running thread
+        # as stopped (Python < 3.13), and the connection would then be used while busy.
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                result["value"] = call()
+            except BaseException as error:  # handed back to the calling thread
+                result["error"] = error
+            finally:
+                done.set()
+
+        worker = threading.Thread(target=work, name="sqlnb-statement", daemon=True)
+        try:
+            worker.start()  # a Ctrl-C can arrive while it waits for the thread to start
+            while not done.wait(0.1):
+                if self.progress is not None:
+                    self.progress(self.backend.progress())
+        except KeyboardInterrupt:
+            while not done.wait(0.05):  # again until it stops: it may not have started yet
+                self.backend.interrupt()
+            if text == self.dialect.commit and "value" in result:
+                return result["value"]  # type: ignore[no-any-return]
+            raise
+        if "error" in result:
+            raise result["error"]
+        return result["value"]  # type: ignore[no-any-return]
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All statements inside commit together or not at all. Nested uses join the outer one.
+        (Spark has no transactions: there the statements simply run in order.)"""
+        if self._depth or self.dialect.begin is None:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        with self.backend.writing():
+            self.execute(self.dialect.begin)
+            self._depth += 1
+            try:
+                if self.dialect.lock is not None:
+                    self.execute(self.dialect.lock)
+                yield
+            except BaseException:
+                self._depth -= 1
+                with contextlib.suppress(Exception):
+                    self.backend.run(self.dialect.rollback or "ROLLBACK", False)
+                raise
+            self._depth -= 1
+            self.execute(self.dialect.commit or "COMMIT")
+
+    # --- looking at tables ---------------------------------------------------------------
+
+    def columns(self, source: exp.Expr) -> dict[str, str]:
+        """The columns of a table (node) or query and their SQL types in DuckDB's spelling
+        (empty on SQLite, whose columns have no types); a missing table is a clear error."""
+        query = source if isinstance(source, exp.Query) else exp.select("*").from_(source)
+        probe = query.limit(0) if isinstance(query, exp.Select) else query
+        text = self.sql(probe)
+        try:
+            return self._interruptibly(lambda: self.backend.describe(text), text)
+        except self.backend.errors as error:
+            raise SqlnbError(messages.missing_table(source, error), sql=text) from None
+
+    def value_type(self, query: exp.Select, column_name: str) -> str:
+        """The SQL type of a query's column; on SQLite, the storage class of its values."""
+        types = self.columns(query)
+        if self.dialect.name != "sqlite":
+            return types[column_name]
+        column = exp.column(column_name, quoted=True)
+        probe = (
+            exp.select(exp.func("typeof", column).as_("t"))
+            .distinct()
+            .from_(query.subquery("q"))
+            .where(column.is_(exp.null()).not_())
+        )
+        kinds = {r[0] for r in self.fetch(probe)}
+        if len(kinds) != 1:
+            return "VARCHAR"
+        return {"integer": "BIGINT", "real": "DOUBLE"}.get(kinds.pop(), "VARCHAR")
+
+    def update_statements(
+        self,
+        target: exp.Table,
+        key: str,
+        query: exp.Query,
+        columns: dict[str, tuple[str, exp.DataType]],
+    ) -> list[exp.Expr]:
+        """The statements that set ``columns`` of table ``target`` (name -> (column of
+        ``query``, type); added where missing) to the values of ``query``'s row whose doc_id
+        equals the row's ``key``; every other column and row stays as it was. Where the engine
+        has no UPDATE (Spark's file tables), the table is rewritten with the new columns."""
+        existing = self.columns(target)
+        key_of = exp.column(key, table="t", quoted=True)
+        if not self.dialect.delete:
+            select = [
+                exp.cast(exp.column(columns[c][0], table="p"), columns[c][1]).as_(c, quoted=True)
+                if c in columns
+                else exp.column(c, table="t", quoted=True)
+                for c in existing
+            ]
+            select += [
+                exp.cast(exp.column(value, table="p"), kind).as_(name, quoted=True)
+                for name, (value, kind) in columns.items()
+                if name not in existing
+            ]
+            rewritten = (
+                exp.select(*select)
+                .from_(target.copy().as_("t"))
+                .join(
+                    query.subquery("p"),
+                    join_type="LEFT",
+                    on=key_of.eq(exp.column("doc_id", table="p")),
+                )
+            )
+            staging = exp.to_table("sqlnb_classify_staging")
+            return replace_table(target, rewritten, staging)
+        statements: list[exp.Expr] = [
+            exp.Alter(
+                this=target.copy(),
+                kind="TABLE",
+                actions=[exp.ColumnDef(this=exp.to_identifier(name, quoted=True), kind=kind)],
+            )
+            for name, (_, kind) in columns.items()
+            if name not in existing
+        ]
+        statements.append(
+            exp.Update(
+                this=target.copy().as_("sqlnb_target"),
+                expressions=[
+                    exp.column(name, quoted=True).eq(exp.column(value, table="p"))
+                    for name, (value, _) in columns.items()
+                ],
+                from_=exp.From(this=query.subquery("p")),
+                where=exp.Where(
+                    this=exp.column(key, table="sqlnb_target", quoted=True).eq(
+                        exp.column("doc_id", table="p")
+                    )
+                ),
+            )
+        )
+        return statements
+
+    def output_statements(
+        self, output: str, query: exp.Query, *, replace: bool = False
+    ) -> list[exp.Expr]:
+        """The statements that create table ``output`` from a query; an existing table is an
+        error unless ``replace``."""
+        target = templates.table(output)
+        if not replace and self.exists(target):
+            raise SqlnbError(f"output table {output!r} already exists (use --replace)")
+        create = exp.Create(this=target, kind="TABLE", expression=query)
+        if not replace:
+            return [create]
+        return [templates.render("catalog/drop_table.sql", table=target.copy()), create]
+
+    def write_table(
+        self,
+        output: str,
+        query: exp.Query,
+        *,
+        replace: bool = False,
+        verify: Callable[[], None] | None = None,
+    ) -> int:
+        """Create table ``output`` from a query, in one transaction; returns its rows.
+        ``verify``, if given, runs in the transaction after the write: raising, it undoes it."""
+        statements = self.output_statements(output, query, replace=replace)
+        with self.transaction():
+            for statement in statements:
+                self.execute(statement)
+            if verify is not None:
+                verify()
+        count = exp.select(exp.func("COUNT", exp.Star())).from_(templates.table(output))
+        return int(self.fetch(count)[0][0])
+
+    def insert_rows(self, table: exp.Table, rows: list[Row]) -> None:
+        """Insert rows of Python values into a table (a scratch table of sqlnb's own)."""
+        if not rows:
+            return
+        marks = exp.Tuple(expressions=[exp.Placeholder() for _ in rows[0]])
+        text = self.sql(exp.insert(exp.values([marks]), table.copy()))
+        if self.tracer:
+            self.tracer(text)
+        try:
+            self.backend.insert(text, rows)
+        except self.backend.errors as error:
+            raise SqlnbError(messages.one_line(error), sql=text) from None
+
+    def write_parquet(self, query: exp.Query, path: Path) -> None:
+        """Write the rows of a query to a Parquet file (DuckDB's COPY)."""
+        target = exp.Literal.string(str(path)).sql("duckdb")
+        self.execute(f"COPY ({self.sql(query)}) TO {target} (FORMAT parquet)")
+
+    def exists(self, table_node: exp.Table) -> bool:
+        try:
+            self.columns(table_node)
+        except SqlnbError:
+            return False
+        return True

@@ -1,0 +1,201 @@
+"""How each engine runs SQL text: a :class:`Backend` per kind of connection.
+
+A backend knows its driver: how to run a statement and fetch rows, how to describe a query's
+columns, how to interrupt a running statement and read its progress, and how to register a
+Python function where the engine has no SQL for a step (SQLite's tokenizer).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import duckdb
+
+from sqlnb.engine.dialects import duckdb_type
+
+Row = tuple[Any, ...]
+
+
+class Backend:
+    """Runs SQL text on one kind of connection.
+
+    An ``interruptible`` backend's statements run in a worker thread, so that Ctrl-C (which
+    Python delivers to the main thread) can stop the statement with :meth:`interrupt`.
+    """
+
+    errors: tuple[type[BaseException], ...] = ()
+    interruptible = False
+    lazy = False  # whether :meth:`relation` returns a lazy result (DuckDB, Spark)
+
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[None]:
+        """Around a transaction sqlnb runs: session settings for its writes, then as before."""
+        yield
+
+    def interrupt(self) -> None:
+        """Stop the statement running on the connection (called from another thread)."""
+
+    def progress(self) -> float:
+        """The running statement's progress in percent; negative when unknown."""
+        return -1.0
+
+    def run(self, text: str, fetch: bool) -> list[Row]:
+        cursor = self.connection.execute(text)
+        return list(cursor.fetchall()) if fetch else []
+
+    def insert(self, text: str, rows: list[Row]) -> None:
+        """Run an INSERT of placeholders once per row."""
+        self.connection.executemany(text, rows)
+
+    def relation(self, text: str) -> Any:
+        """A query's result: lazy where the engine can (see :attr:`lazy`), else its rows."""
+        return self.run(text, True)
+
+    def describe(self, text: str) -> dict[str, str]:
+        """The columns of a query (run with LIMIT 0) and their types, DuckDB spelling."""
+        cursor = self.connection.execute(text)
+        return {d[0]: "" for d in cursor.description}
+
+    def register(self, name: str, function: Callable[..., Any], n_args: int) -> None:
+        """Make a Python function callable from SQL on this connection."""
+        raise NotImplementedError(f"{type(self).__name__} cannot register functions")
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class DuckDBBackend(Backend):
+    errors = (duckdb.Error,)
+    interruptible = True
+    lazy = True
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+        connection.execute("SET python_enable_replacements = false")
+        connection.execute("SET enable_progress_bar = false")
+        super().__init__(connection)
+
+    def interrupt(self) -> None:
+        self.connection.interrupt()
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[None]:
+        """No table sqlnb writes has a row order, so DuckDB need not keep the order of the rows
+        it inserts (its default; keeping it costs, e.g., 0.1 s of a 0.3 s insert of a model's
+        wide rows). The connection's own setting is restored afterwards."""
+        setting = "preserve_insertion_order"
+        (before,) = self.connection.execute(f"SELECT current_setting('{setting}')").fetchone()
+        self.connection.execute(f"SET {setting} = false")
+        try:
+            yield
+        finally:
+            self.connection.execute(f"SET {setting} = {'true' if before else 'false'}")
+
+    def progress(self) -> float:
+        return float(self.connection.query_progress())
+
+    def relation(self, text: str) -> Any:
+        return self.connection.sql(text)
+
+    def describe(self, text: str) -> dict[str, str]:
+        relation = self.connection.sql(text)
+        return {name: str(t) for name, t in zip(relation.columns, relation.types)}
+
+
+class SQLiteBackend(Backend):
+    errors = (sqlite3.Error,)
+
+    def __init__(self, connection: sqlite3.Connection, *, threaded: bool = False) -> None:
+        try:
+            connection.execute("SELECT ln(1), exp(0)")
+        except sqlite3.OperationalError:  # built without math functions: supply the two used
+            connection.create_function("ln", 1, _ln, deterministic=True)
+            connection.create_function("exp", 1, _exp, deterministic=True)
+        super().__init__(connection)
+        # Only a connection sqlnb opened (check_same_thread=False) may run in a worker thread.
+        self.interruptible = threaded
+
+    def interrupt(self) -> None:
+        self.connection.interrupt()
+
+    def register(self, name: str, function: Callable[..., Any], n_args: int) -> None:
+        self.connection.create_function(name, n_args, function, deterministic=True)
+
+
+def _ln(x: float | None) -> float | None:
+    if x is None or x < 0:
+        return None
+    return math.log(x) if x > 0 else float("-inf")
+
+
+def _exp(x: float | None) -> float | None:
+    return None if x is None else math.exp(x) if x < 709 else float("inf")
+
+
+class PostgresBackend(Backend):
+    def __init__(self, connection: Any) -> None:
+        import psycopg
+
+        self.errors = (psycopg.Error,)
+        connection.autocommit = True  # transactions are explicit BEGIN / COMMIT
+        super().__init__(connection)
+
+    def run(self, text: str, fetch: bool) -> list[Row]:
+        with self.connection.cursor() as cursor:
+            cursor.execute(text.encode())
+            return list(cursor.fetchall()) if fetch and cursor.description else []
+
+    def describe(self, text: str) -> dict[str, str]:
+        import psycopg
+
+        with self.connection.cursor() as cursor:
+            cursor.execute(text.encode())
+            types = psycopg.postgres.types
+            return {
+                d.name: duckdb_type(getattr(types.get(d.type_code), "name", "text"))
+                for d in cursor.description
+            }
+
+
+class SparkBackend(Backend):
+    lazy = True
+
+    def __init__(self, session: Any) -> None:
+        from pyspark.errors import PySparkException
+
+        self.errors = (PySparkException,)
+        super().__init__(session)
+
+    def run(self, text: str, fetch: bool) -> list[Row]:
+        frame = self.connection.sql(text)
+        return [tuple(r) for r in frame.collect()] if fetch else []
+
+    def relation(self, text: str) -> Any:
+        return self.connection.sql(text)
+
+    def describe(self, text: str) -> dict[str, str]:
+        schema = self.connection.sql(text).schema
+        return {f.name: duckdb_type(f.dataType.simpleString()) for f in schema.fields}
+
+    def close(self) -> None:  # the session belongs to the caller, or lives for the process
+        pass
+
+
+def backend_for(connection: Any) -> tuple[Backend, str] | None:
+    """The backend and dialect name of an open connection, or None if it is not one."""
+    if isinstance(connection, duckdb.DuckDBPyConnection):
+        return DuckDBBackend(connection), "duckdb"
+    if isinstance(connection, sqlite3.Connection):
+        return SQLiteBackend(connection), "sqlite"
+    package = type(connection).__module__.split(".")[0]
+    if package == "psycopg":
+        return PostgresBackend(connection), "postgres"
+    if package == "pyspark":
+        return SparkBackend(connection), "spark"
+    return None

@@ -1,0 +1,158 @@
+"""What differs between engines, as data: one :class:`Dialect` per engine, and the rewrites of
+the statements an engine lacks (Spark's ``DELETE``), next to each other.
+
+>>> print(script([exp.delete("t", where="model = 'm'")], "spark"))  # doctest: +NORMALIZE_WHITESPACE
+DROP TABLE IF EXISTS t__sqlnb_keep;
+CREATE TABLE t__sqlnb_keep AS SELECT * FROM t WHERE NOT model = 'm';
+DROP TABLE IF EXISTS t;
+ALTER TABLE t__sqlnb_keep RENAME TO t;
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
+
+from sqlnb.errors import SqlnbError
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What one engine needs that the shared SQL cannot say."""
+
+    name: str
+    sqlglot: str
+    begin: str | None = "BEGIN TRANSACTION"
+    commit: str | None = "COMMIT"
+    rollback: str | None = "ROLLBACK"
+    # False where DELETE is not supported on plain tables (Spark's file-based tables): a
+    # DELETE becomes CREATE TABLE AS the rows to keep, DROP, RENAME.
+    delete: bool = True
+    # Run first in every transaction sqlnb runs (not printed in scripts): where concurrent
+    # transactions would otherwise interleave, one at a time per namespace.
+    lock: str | None = None
+    # A function that fails the running query with a message, where the engine has one.
+    fail: str | None = None
+
+
+DIALECTS: dict[str, Dialect] = {
+    d.name: d
+    for d in (
+        Dialect("duckdb", "duckdb", fail="error"),
+        Dialect("sqlite", "sqlite", begin="BEGIN"),
+        # READ COMMITTED lets two trainings of one model both delete the old rows and both
+        # insert theirs: a transaction-scoped advisory lock per schema makes the second wait
+        # for the first, then replace its model whole.
+        Dialect(
+            "postgres",
+            "postgres",
+            begin="BEGIN",
+            lock="SELECT pg_advisory_xact_lock(hashtext('sqlnb.' || current_schema()))",
+        ),
+        Dialect(
+            "spark",
+            "spark",
+            begin=None,
+            commit=None,
+            rollback=None,
+            delete=False,
+            fail="raise_error",
+        ),
+        Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
+        Dialect("snowflake", "snowflake"),
+        Dialect("trino", "trino", begin="START TRANSACTION"),
+    )
+}
+
+# Engine type names, in DuckDB's spelling (label types are stored that way).
+TYPE_NAMES = {
+    "int2": "SMALLINT",
+    "int4": "INTEGER",
+    "int8": "BIGINT",
+    "float4": "FLOAT",
+    "float8": "DOUBLE",
+    "numeric": "DECIMAL",
+    "text": "VARCHAR",
+    "varchar": "VARCHAR",
+    "bpchar": "VARCHAR",
+    "bool": "BOOLEAN",
+    "uuid": "UUID",
+    "date": "DATE",
+    "timestamp": "TIMESTAMP",
+    "tinyint": "TINYINT",
+    "smallint": "SMALLINT",
+    "int": "INTEGER",
+    "bigint": "BIGINT",
+    "float": "FLOAT",
+    "double": "DOUBLE",
+    "string": "VARCHAR",
+    "boolean": "BOOLEAN",
+}
+
+
+def duckdb_type(name: str) -> str:
+    """An engine's type name in DuckDB's spelling.
+
+    >>> duckdb_type("int8"), duckdb_type("numeric(10,2)"), duckdb_type("decimal(10,2)")
+    ('BIGINT', 'DECIMAL', 'DECIMAL(10,2)')
+    """
+    base = re.sub(r"\(.*\)$", "", name.strip().lower())
+    if base == "decimal":
+        return name.upper()
+    return TYPE_NAMES.get(base, name.upper())
+
+
+def dialect(name: str) -> Dialect:
+    """The dialect called ``name``; an unknown name is a clear error."""
+    try:
+        return DIALECTS[name]
+    except KeyError:
+        known = ", ".join(DIALECTS)
+        raise SqlnbError(f"unknown dialect {name!r}: choose one of {known}") from None
+
+
+def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
+    """A statement as the dialect runs it: one, or, where it lacks DELETE, four."""
+    if isinstance(tree, exp.Delete) and not d.delete:
+        target = tree.this
+        keep = exp.select("*").from_(target.copy()).where(exp.not_(tree.args["where"].this))
+        staging = exp.to_table(f"{target.name}__sqlnb_keep")
+        return [*replace_table(target, keep, staging)]
+    return [tree]
+
+
+def replace_table(target: exp.Table, query: exp.Query, staging: exp.Table) -> list[exp.Expr]:
+    """Statements that replace table ``target`` by the rows of ``query`` where the engine can
+    neither delete nor update rows: create ``staging``, drop the target, rename."""
+    return [
+        exp.Drop(kind="TABLE", exists=True, tables=[staging.copy()]),
+        exp.Create(this=staging.copy(), kind="TABLE", expression=query),
+        exp.Drop(kind="TABLE", exists=True, tables=[target.copy()]),
+        exp.Alter(this=staging.copy(), kind="TABLE", actions=[exp.AlterRename(this=target.copy())]),
+    ]
+
+
+def to_sql(tree: exp.Expr, dialect_name: str, *, pretty: bool = False) -> str:
+    """The tree as SQL text of a dialect; constructs the dialect cannot express raise."""
+    try:
+        return tree.sql(
+            dialect=dialect_name, unsupported_level=sqlglot.ErrorLevel.RAISE, pretty=pretty
+        )
+    except sqlglot.errors.UnsupportedError as error:
+        raise SqlnbError(f"cannot write this query for {dialect_name}: {error}") from None
+
+
+def script(statements: Sequence[exp.Expr | str], dialect_name: str) -> str:
+    """Statements as one script of a dialect, each ended by ``;``."""
+    d = dialect(dialect_name)
+    parts: list[str] = []
+    for s in statements:
+        if isinstance(s, str):
+            parts.append(s)
+        else:
+            parts += [to_sql(t, d.sqlglot, pretty=True) for t in statements_for(s, d)]
+    return "".join(f"{p};\n" for p in parts)

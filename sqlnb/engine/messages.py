@@ -1,0 +1,95 @@
+"""Engines' error messages as one line that says what happened and names what is at fault.
+
+>>> missing_name('Catalog Error: Table with name tokns does not exist!')
+'tokns'
+>>> locked("db.duckdb", "IO Error: Could not set lock on file: Conflicting lock (PID 42)")[:60]
+"database 'db.duckdb' is locked: another process (PID 42) is "
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+
+def one_line(error: BaseException) -> str:
+    """An engine's error message reduced to its first line."""
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+def explain(error: BaseException, path: str | None, read_only: str | None) -> str:
+    """An engine's error while running a statement, as one line: a read-only or locked
+    database, a missing table, a write conflict; else the engine's own first line."""
+    message = one_line(error)
+    lowered = message.lower()
+    if "read-only mode" in lowered or "readonly database" in lowered:
+        why = read_only or "it was opened read-only"
+        name = f"database {path!r}" if path else "the database"
+        return f"{name} is read-only ({why}): cannot write to it"
+    if is_lock_error(message) or "database is locked" in lowered:
+        return locked(path, message)
+    missing = missing_name(message)
+    if missing is not None:
+        return f"table {missing!r} does not exist"
+    if "conflict" in lowered and "transaction" in lowered:
+        return (
+            f"another connection changed the same tables at the same time ({message}): "
+            "nothing was written; try again"
+        )
+    return message
+
+
+def missing_table(source: exp.Expr, error: BaseException) -> str:
+    """An error while reading a table's columns: a missing table (or a view whose own tables
+    are gone) named as such."""
+    message = one_line(error)
+    if isinstance(source, exp.Table):
+        name = ".".join(p.name for p in source.parts)
+        lowered = message.lower()
+        if any(
+            w in lowered
+            for w in ("does not exist", "no such table", "not found", "cannot be found")
+        ):
+            # A view whose own tables are gone is not a missing table: name what is missing.
+            missing = missing_name(message)
+            if missing is not None and missing.lower() != source.name.lower():
+                return f"cannot read {name!r}: the table {missing!r} it reads does not exist"
+            return f"table {name!r} does not exist"
+        return f"cannot read table {name!r}: {message}"
+    return message
+
+
+MISSING_NAME = (
+    r"Table with name (.+?) does not exist",  # DuckDB
+    r"no such table: (\S+)",  # SQLite
+    r'relation "(.+?)" does not exist',  # PostgreSQL
+    r"table or view (\S+) cannot be found",  # Spark
+)
+
+
+def missing_name(message: str) -> str | None:
+    """The (last part of the) name of the table an engine reports missing, if it says."""
+    for pattern in MISSING_NAME:
+        found = re.search(pattern, message, flags=re.IGNORECASE)
+        if found:
+            return found.group(1).strip("`\"'").split(".")[-1].strip("`\"'")
+    return None
+
+
+def is_lock_error(message: str) -> bool:
+    return "could not set lock" in message.lower() or "conflicting lock" in message.lower()
+
+
+def is_permission_error(message: str) -> bool:
+    lowered = message.lower()
+    return "permission denied" in lowered or "read-only file system" in lowered
+
+
+def locked(path: str | None, message: str) -> str:
+    """A database another process is using, as one line (with its process id if known)."""
+    pid = re.search(r"PID (\d+)", message)
+    who = f"another process (PID {pid.group(1)})" if pid else "another process"
+    name = f"database {path!r}" if path else "the database"
+    return f"{name} is locked: {who} is using it; try again when it has finished"

@@ -1,0 +1,160 @@
+"""The settings of a training: its hyperparameters, its class prior, vocabulary pruning.
+
+One :class:`Hyperparameters` object carries what the user gave (None: the kind's default), from
+the command line and the Python API alike; a kind resolves it against its own defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from sqlglot import exp
+
+from sqlnb import templates
+from sqlnb.errors import SqlnbError
+
+
+@dataclass(frozen=True)
+class Hyperparameters:
+    """Hyperparameters as given; None leaves the kind's default (or, retuning, the model's)."""
+
+    alpha: float | None = None
+    beta: float | None = None
+    norm: bool | None = None
+    fit_prior: bool | None = None
+    class_prior: dict[str, float] | None = None
+    prior_alpha: float | None = None
+    var_smoothing: float | None = None
+    sample_variance: bool | None = None
+
+    def given(self) -> dict[str, Any]:
+        """The hyperparameters that were given, by name."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def parse_class_prior(text: str) -> dict[str, float]:
+    """``'spam=0.3,ham=0.7'`` as a dict.
+
+    >>> parse_class_prior("spam=0.3, ham=0.7")
+    {'spam': 0.3, 'ham': 0.7}
+    """
+    prior: dict[str, float] = {}
+    for part in text.split(","):
+        label, sep, value = part.strip().rpartition("=")
+        if not sep or not label:
+            raise SqlnbError(f"class prior {part.strip()!r} is not of the form label=probability")
+        try:
+            prior[label] = float(value)
+        except ValueError:
+            raise SqlnbError(f"class prior of {label!r} is {value!r}, not a number") from None
+    return prior
+
+
+def check_class_prior(prior: dict[str, float] | None, labels: Sequence[str]) -> None:
+    """A given class prior names every class, only those, and sums to 1."""
+    if prior is None:
+        return
+    unknown = sorted(set(prior) - set(labels))
+    if unknown:
+        raise SqlnbError(f"class prior names unknown class {unknown[0]!r}")
+    missing = [c for c in labels if c not in prior]
+    if missing:
+        raise SqlnbError(f"class prior does not name class {missing[0]!r}")
+    for label, p in prior.items():
+        if not 0 <= p <= 1:
+            raise SqlnbError(f"class prior of {label!r} is {p}, not a probability")
+    total = sum(prior.values())
+    if abs(total - 1) > 1e-6:
+        raise SqlnbError(f"class prior sums to {total:.9g}, not 1")
+
+
+def prior_bindings(params: dict[str, Any]) -> tuple[exp.Expr, exp.Expr]:
+    """The (weight, total) of sql/train/prior.sql: given priors are used as they are; learned
+    ones are n_docs + prior_alpha, normalised; uniform ones 1, normalised."""
+    label = exp.column("label", table="c")
+    weight: exp.Expr
+    if params["class_prior"] is not None:
+        weight = exp.Case(
+            ifs=[
+                exp.If(this=label.eq(exp.convert(k)), true=templates.number(v))
+                for k, v in params["class_prior"].items()
+            ],
+            default=templates.number(0.0),
+        )
+        return weight, templates.number(1.0)
+    if params["fit_prior"]:
+        weight = exp.Add(
+            this=exp.column("n_docs", table="c"),
+            expression=templates.number(params["prior_alpha"]),
+        )
+    else:
+        weight = templates.number(1.0)
+    return weight, exp.Window(this=exp.Sum(this=weight.copy()))
+
+
+@dataclass(frozen=True)
+class Pruning:
+    """Vocabulary pruning at training time, as scikit-learn's CountVectorizer: an integer
+    ``min_df``/``max_df`` is a number of documents, a float a proportion of the training
+    documents; ``max_features`` keeps the most frequent words (ties to the first word)."""
+
+    min_df: int | float = 1
+    max_df: int | float = 1.0
+    max_features: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("min_df", "max_df"):
+            value = getattr(self, name)
+            if value < 0 or (isinstance(value, float) and value > 1):
+                raise SqlnbError(f"{name} must be a count >= 0 or a proportion in [0, 1]")
+        if self.max_features is not None and self.max_features < 1:
+            raise SqlnbError("max_features must be at least 1")
+
+    @classmethod
+    def parse(
+        cls, min_df: str | None, max_df: str | None, max_features: int | None
+    ) -> Pruning | None:
+        """From the command line's texts; None when nothing is given."""
+        if min_df is None and max_df is None and max_features is None:
+            return None
+        return cls(parse_df(min_df or "1"), parse_df(max_df or "1.0"), max_features)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"min_df": self.min_df, "max_df": self.max_df, "max_features": self.max_features}
+
+    def apply(self, tokens: exp.Query, labels: exp.Query) -> exp.Select:
+        """The tokens of the labeled documents, restricted to the kept vocabulary."""
+        labeled = exp.select("doc_id").from_(labels.subquery("l"))
+        kept = (
+            exp.select("*")
+            .from_(tokens.subquery("t"))
+            .where(exp.column("doc_id").isin(query=labeled))
+        )
+        n_docs = exp.select(exp.func("COUNT", exp.Star())).from_(labels.subquery("n"))
+
+        def bound(value: int | float) -> exp.Expr:
+            if isinstance(value, float):
+                return exp.Mul(this=templates.number(value), expression=n_docs.subquery())
+            return exp.convert(value)
+
+        tree = templates.select(
+            "tokenize/prune.sql",
+            tokens=exp.to_table("sqlnb_unpruned"),  # read twice: one CTE, not two copies
+            min_df=bound(self.min_df),
+            max_df=bound(self.max_df),
+            max_features=self.max_features or 2**62,
+        )
+        return tree.with_("sqlnb_unpruned", as_=kept)
+
+
+def parse_df(text: str) -> int | float:
+    """``'2'`` is a number of documents, ``'0.5'`` a proportion."""
+    try:
+        return float(text) if "." in text or "e" in text.lower() else int(text)
+    except ValueError:
+        raise SqlnbError(f"{text!r} is not a document count or proportion") from None

@@ -1,0 +1,276 @@
+"""Prediction, evaluation and explanation as queries over one shared pipeline.
+
+A :class:`Pipeline` is the chain of relations every kind shares, as named CTEs: the kind's
+inputs, the documents, the joint log-likelihood (``sql/predict/jll.sql``) and the posterior
+(``sql/predict/posterior.sql``: log-sum-exp, argmax and tie rule, written once). A final query
+reads them by name; the report adds its own final queries to evaluation's pipeline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from sqlnb import catalog, templates
+from sqlnb.catalog import Entry
+from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
+from sqlnb.inputs import Labels, Source, Table, Tokens, as_source, labels_for, type_family
+
+# The names of the intermediate relations of prediction and evaluation queries.
+DOCUMENTS, TRUTH, JLL, POSTERIOR, OUTCOMES = (
+    "sqlnb_documents",
+    "sqlnb_truth",
+    "sqlnb_jll",
+    "sqlnb_posterior",
+    "sqlnb_outcomes",
+)
+
+
+def stale(entry: Entry) -> str:
+    return f"model {entry.name!r} was retrained or dropped after it was loaded: load it again"
+
+
+def ensure_current(db: Database, entry: Entry) -> None:
+    """Refuse to go on if the model was retrained or dropped since it was loaded."""
+    if not catalog.is_current(db, entry):
+        raise SqlnbError(stale(entry))
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """The shared relations of a prediction, as (name, query) CTEs in order."""
+
+    ctes: Sequence[tuple[str, exp.Query]]
+
+    @classmethod
+    def build(
+        cls,
+        db: Database,
+        entry: Entry,
+        data: str | Source,
+        *,
+        documents: exp.Select | None = None,
+        unseen: str = "ignore",
+        check: bool = True,
+        guard: bool = True,
+        leading: Sequence[tuple[str, exp.Query]] = (),
+    ) -> Pipeline:
+        """The pipeline of model ``entry`` over ``data``: the kind's inputs, the
+        ``documents`` (default: every document of the source), the joint log-likelihood and
+        the posterior, after ``leading`` CTEs. The input is checked first (NULL ids, bad
+        counts) unless ``check`` is off (for a query kept to run later). With ``guard`` (for a
+        query sqlnb runs now, not a script or macro kept for later) the query also checks, in
+        the snapshot it reads, that the model is still the one loaded
+        (``sql/predict/current.sql``)."""
+        source = as_source(data)
+        ensure_current(db, entry)
+        the_kind = entry.kind
+        inputs = the_kind.inputs(db, source, entry.params)
+        if check and isinstance(source, Tokens):
+            source.check(db, next(iter(inputs.values())))
+        elif check and isinstance(source, Table):
+            source.check(db)
+        if unseen == "error":
+            found = the_kind.unseen(db, entry.name, inputs)
+            if found:
+                raise SqlnbError(
+                    f"feature {found[0]!r} has value {found[1]!r}, never seen in "
+                    f"training by model {entry.name!r}"
+                )
+        elif unseen != "ignore":
+            raise SqlnbError(f"--unseen must be 'ignore' or 'error', not {unseen!r}")
+        jll = templates.select(
+            "predict/jll.sql",
+            documents=exp.to_table(DOCUMENTS),
+            base=the_kind.base(entry.name),
+            parts=the_kind.parts(entry.name, entry.params, entry.n_classes),
+        )
+        posterior = templates.select("predict/posterior.sql", jll=exp.to_table(JLL))
+        documents = documents or the_kind.documents(db, source, inputs)
+        if guard:
+            fail = db.dialect.fail
+            stop = exp.func(fail, exp.convert(stale(entry))) if fail else exp.null()
+            documents = templates.select(
+                "predict/current.sql",
+                documents=documents,
+                model=entry.name,
+                trained_at=str(entry.info["trained_at"]),
+                stale=stop,
+            )
+        return cls(
+            (
+                *leading,
+                *inputs.items(),
+                (DOCUMENTS, documents),
+                (JLL, jll),
+                (POSTERIOR, posterior),
+            )
+        )
+
+    def select(self, final: exp.Select) -> exp.Select:
+        """``final`` preceded by the pipeline's relations."""
+        for name, query in self.ctes:
+            final = final.with_(name, as_=query, copy=False)
+        return final
+
+    def restricted(self, names: Sequence[str], to: exp.Query) -> Pipeline:
+        """The pipeline with the relations ``names`` (inputs with a doc_id) restricted to the
+        documents of ``to`` (doc_id)."""
+        ids = exp.select("doc_id").from_(to.subquery("r"))
+        return Pipeline(
+            [
+                (
+                    name,
+                    exp.select("*")
+                    .from_(query.subquery("i"))
+                    .where(exp.column("doc_id").isin(query=ids))
+                    if name in names
+                    else query,
+                )
+                for name, query in self.ctes
+            ]
+        )
+
+
+def label(entry: Entry) -> exp.Expr:
+    """The stored label text, cast back to the type of the training labels."""
+    text = exp.column("label", table="c")
+    if type_family(entry.label_type) == "text":
+        return text
+    try:
+        target = exp.DataType.build(entry.label_type, dialect="duckdb")
+    except Exception:  # a type sqlglot cannot spell: labels stay text
+        return text
+    return exp.cast(text, target)
+
+
+def prediction(
+    db: Database,
+    entry: Entry,
+    data: str | Source,
+    *,
+    proba: bool = False,
+    unseen: str = "ignore",
+    documents: exp.Select | None = None,
+    check: bool = True,
+    guard: bool = True,
+) -> exp.Select:
+    """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
+    (document, class): (doc_id, label, log_proba, proba)."""
+    final = templates.select(
+        "predict/proba.sql" if proba else "predict/labels.sql",
+        posterior=exp.to_table(POSTERIOR),
+        label=label(entry),
+        model=entry.name,
+    )
+    pipeline = Pipeline.build(
+        db, entry, data, documents=documents, unseen=unseen, check=check, guard=guard
+    )
+    return pipeline.select(final)
+
+
+def evaluation_pipeline(
+    db: Database,
+    entry: Entry,
+    data: str | Source,
+    labels: str | Labels | None = None,
+    *,
+    guard: bool = True,
+) -> Pipeline:
+    """The pipeline over the labeled documents of ``data``, with their labels (``TRUTH``)."""
+    source = as_source(data)
+    the_labels = labels_for(source, labels)
+    truth = the_labels.query(db)
+    the_labels.check(db, truth, purpose="evaluate")
+    given = the_labels.label_type(db)
+    if type_family(given) != type_family(entry.label_type):
+        raise SqlnbError(
+            f"labels column {the_labels.label!r} of {the_labels.table!r} is {given}, but model "
+            f"{entry.name!r} was trained on {entry.label_type} labels"
+        )
+    documents = templates.select("input/documents.sql", source=exp.to_table(TRUTH))
+    return Pipeline.build(
+        db, entry, source, documents=documents, guard=guard, leading=[(TRUTH, truth)]
+    )
+
+
+def evaluation(
+    db: Database,
+    entry: Entry,
+    data: str | Source,
+    labels: str | Labels | None = None,
+    *,
+    guard: bool = True,
+) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
+    """(create the outcomes temp table, [confusion, per_class, summary], drop it)."""
+    final = templates.select(
+        "evaluate/outcomes.sql",
+        truth=exp.to_table(TRUTH),
+        posterior=exp.to_table(POSTERIOR),
+        model=entry.name,
+    )
+    outcomes = evaluation_pipeline(db, entry, data, labels, guard=guard).select(final)
+    create = exp.Create(
+        this=exp.to_table(OUTCOMES),
+        kind="TABLE",
+        expression=outcomes,
+        properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
+    )
+    table = exp.to_table(OUTCOMES)
+    per_class = templates.render("evaluate/per_class.sql", outcomes=table)
+    queries = [
+        templates.render("evaluate/confusion.sql", outcomes=table),
+        per_class,
+        templates.render("evaluate/summary.sql", outcomes=table, per_class=per_class),
+    ]
+    return create, queries, templates.render("catalog/drop_table.sql", table=table)
+
+
+def explanation(
+    db: Database,
+    entry: Entry,
+    data: str | Source,
+    *,
+    doc: str | None = None,
+    top: int | None = None,
+) -> exp.Select:
+    """(doc_id, feature, contribution): why each document got its label rather than the
+    runner-up; a document's contributions add up to log P(label) - log P(runner-up)."""
+    if entry.n_classes < 2:
+        raise SqlnbError(f"model {entry.name!r} has one class: nothing to explain against")
+    if top is not None and top < 1:
+        raise SqlnbError("--top must be at least 1")
+    final = templates.select(
+        "explain/contributions.sql",
+        features=entry.kind.contributions(entry.name, entry.params),
+        documents=exp.to_table(DOCUMENTS),
+        base=entry.kind.base(entry.name),
+        posterior=exp.to_table(POSTERIOR),
+        top=top if top is not None else 2**62,
+    )
+    query = Pipeline.build(db, entry, data).select(final)
+    if doc is None:
+        return query
+    return (
+        exp.select("*")
+        .from_(query.subquery("e"))
+        .where(exp.cast(exp.column("doc_id"), "VARCHAR").eq(exp.convert(str(doc))))
+    )
+
+
+def weights(entry: Entry) -> exp.Select:
+    """(feature, weight): a two-class text model as a linear classifier."""
+    if entry.n_classes != 2:
+        raise SqlnbError(
+            f"model {entry.name!r} has {entry.info.get('n_classes')} classes: "
+            "the linear form needs exactly two"
+        )
+    scores = entry.kind.scores(entry.name)
+    if scores is None:
+        raise SqlnbError(
+            f"a {entry.kind_name} model has no linear form (weights are for text kinds)"
+        )
+    return templates.select("weights/text.sql", scores=scores, base=entry.kind.base(entry.name))

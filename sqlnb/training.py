@@ -1,0 +1,226 @@
+"""Training, appending and retuning: the statements that write a model, and applying them.
+
+Each returns a :class:`Training`, the statements that (re)write one model after its inputs were
+checked (reads, never writes), which :meth:`Training.apply` runs in one transaction or
+:meth:`Training.script` prints for another engine, as sqlite-utils' ``transform_sql()`` and
+``transform()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlglot import exp
+
+from sqlnb import catalog, macros, templates
+from sqlnb.catalog import CLASSES, MODELS, PRIOR, Entry
+from sqlnb.engine import Database, dialects
+from sqlnb.errors import SqlnbError
+from sqlnb.hyper import Hyperparameters, Pruning, check_class_prior, prior_bindings
+from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
+from sqlnb.kinds import Kind, kind_for
+from sqlnb.tokenizer import Tokenizer
+
+
+@dataclass
+class Training:
+    """The statements that write model ``model``, its kind and its resolved hyperparameters."""
+
+    db: Database
+    model: str
+    kind: Kind
+    params: dict[str, Any]
+    statements: list[exp.Expr]
+
+    def apply(self) -> Entry:
+        """Run the statements in one transaction, check the result, keep the ad-hoc SQL
+        functions current; returns the model as committed."""
+        with self.db.transaction():
+            for statement in self.statements:
+                self.db.execute(statement)
+            self.kind.check(self.db, self.model, self.params)
+            macros.refresh(self.db)
+            return catalog.entry(self.db, self.model)
+
+    def script(self, dialect_name: str) -> str:
+        """The statements as one script of a dialect, in a transaction where it has one."""
+        d = dialects.dialect(dialect_name)
+        wrapped = [s for s in (d.begin, *self.statements, d.commit) if s is not None]
+        return dialects.script(wrapped, dialect_name)
+
+
+@dataclass
+class _Batch:
+    """Checked inputs of a training or an append: the kind's input queries and the labels."""
+
+    inputs: dict[str, exp.Query]
+    labels_query: exp.Select
+    label_values: list[str]
+    label_type: str
+
+
+def _read(
+    db: Database,
+    source: Source,
+    labels: str | Labels | None,
+    the_kind: Kind,
+    params: dict[str, Any],
+    pruning: Pruning | None = None,
+) -> _Batch:
+    """Check the inputs (reads, never writes) and return them as queries."""
+    if isinstance(source, Table):
+        source.check(db)
+    the_labels = labels_for(source, labels)
+    labels_query = the_labels.query(db)
+    inputs = the_kind.inputs(db, source, params)
+    if pruning is not None:
+        inputs = {k: pruning.apply(q, labels_query) for k, q in inputs.items()}
+    if isinstance(source, Tokens):
+        source.check(db, next(iter(inputs.values())))
+    values = the_labels.check(db, labels_query)
+    return _Batch(inputs, labels_query, values, the_labels.label_type(db))
+
+
+def parameters(
+    model: str, the_kind: Kind, params: dict[str, Any], label_type: str, n_classes: int
+) -> list[exp.Expr]:
+    """The derived tables (prior, the kind's parameters) and the catalog row, from the counts
+    of ``n_classes`` classes."""
+    weight, total = prior_bindings(params)
+    return [
+        templates.render("train/prior.sql", model=model, weight=weight, total=total),
+        *the_kind.derive(model, params, n_classes),
+        catalog.record(model, the_kind, params, label_type),
+    ]
+
+
+def train(
+    db: Database,
+    data: str | Source = "tokens",
+    labels: str | Labels | None = None,
+    *,
+    model: str = "default",
+    kind: str | None = None,
+    hyper: Hyperparameters | None = None,
+    tokenizer: Tokenizer | None = None,
+    pruning: Pruning | None = None,
+) -> Training:
+    """Training ``model`` from scratch (replacing a model of that name). Training from a
+    :class:`Docs` table tokenizes with ``tokenizer`` (stored with the model) and prunes the
+    vocabulary with ``pruning``."""
+    source = as_source(data)
+    the_kind = kind_for(kind, source)
+    params = the_kind.prepare(db, source, the_kind.resolve((hyper or Hyperparameters()).given()))
+    if (tokenizer is not None or pruning is not None) and not isinstance(source, Docs):
+        raise SqlnbError("tokenizer and pruning options apply to training from text (--docs)")
+    if isinstance(source, Docs):
+        params["tokenizer"] = (tokenizer or Tokenizer()).as_dict()
+        if pruning is not None:
+            params["pruning"] = pruning.as_dict()
+    batch = _read(db, source, labels, the_kind, params, pruning)
+    check_class_prior(params["class_prior"], batch.label_values)
+    labeled = templates.render("input/labeled.sql", labels=batch.labels_query)
+    statements = [
+        *catalog.replacing(db, model, the_kind),
+        templates.render("train/classes.sql", model=model, labeled=labeled),
+        *the_kind.count(model, batch.inputs, labeled, params),
+        *parameters(model, the_kind, params, batch.label_type, len(batch.label_values)),
+    ]
+    return Training(db, model, the_kind, params, statements)
+
+
+def append(
+    db: Database,
+    data: str | Source = "tokens",
+    labels: str | Labels | None = None,
+    *,
+    model: str = "default",
+) -> Training:
+    """Adding a batch of labeled documents (or rows) to ``model`` by adding their counts, as
+    scikit-learn's ``partial_fit``: the result equals training on the union. The kind,
+    hyperparameters and tokenizer are the model's; new classes and words may appear."""
+    current = catalog.entry(db, model)
+    the_kind, params = current.kind, dict(current.params)
+    source = as_source(data)
+    kind_for(the_kind.name, source)
+    if params.get("pruning"):
+        raise SqlnbError(
+            f"model {model!r} was trained with vocabulary pruning, which depends "
+            "on all documents at once: it cannot be appended to; train again"
+        )
+    batch = _read(db, source, labels, the_kind, params)
+    if type_family(batch.label_type) != type_family(current.label_type):
+        raise SqlnbError(
+            f"the new labels are {batch.label_type}, but model {model!r} was "
+            f"trained on {current.label_type} labels"
+        )
+    if params["class_prior"] is not None:
+        new = sorted(set(batch.label_values) - set(params["class_prior"]))
+        if new:
+            raise SqlnbError(
+                f"class {new[0]!r} is new, but model {model!r} has given class "
+                "priors that do not name it: retune with --class-prior first"
+            )
+    staging, merged = model + "\x1fbatch", model + "\x1fmerged"
+    counts = (CLASSES, *(t for t in the_kind.tables if t.counts))
+    names = [t.name for t in counts]
+    derived = [PRIOR.name, *(t.name for t in the_kind.tables if not t.counts)]
+    labeled = templates.render("input/labeled.sql", labels=batch.labels_query)
+    sort_key: exp.Expr = exp.column("label", table="g")
+    if type_family(current.label_type) != "text":
+        sort_key = exp.cast(sort_key, exp.DataType.build(current.label_type, dialect="duckdb"))
+    statements: list[exp.Expr] = [
+        *catalog.deletes(staging, names),
+        *catalog.deletes(merged, names),
+        templates.render("train/classes.sql", model=staging, labeled=labeled),
+        *the_kind.count(staging, batch.inputs, labeled, params),
+        templates.render(
+            "append/classes.sql", model=model, batch=staging, merged=merged, sort_key=sort_key
+        ),
+        *(
+            templates.render(t.merge, model=model, batch=staging, merged=merged)
+            for t in counts
+            if t is not CLASSES  # merged above, renumbering the classes
+        ),
+        *catalog.deletes(model, (MODELS.name, *names, *derived)),
+        *catalog.deletes(staging, names),
+    ]
+    for table in counts:  # the merged counts become the model's
+        rows = (
+            exp.select(exp.convert(model).as_("model"), *table.columns)
+            .from_(table.node())
+            .where(exp.column("model").eq(exp.convert(merged)))
+        )
+        statements.append(exp.insert(rows, table.node(), columns=["model", *table.columns]))
+    statements += catalog.deletes(merged, names)
+    known = {c["label"] for c in catalog.classes(db, model)}
+    n_classes = len(known | set(batch.label_values))
+    statements += parameters(model, the_kind, params, current.label_type, n_classes)
+    return Training(db, model, the_kind, params, statements)
+
+
+def retune(db: Database, model: str, hyper: Hyperparameters) -> Training:
+    """Changing a trained model's smoothing or priors without reading its training data: the
+    derived tables are recomputed from the stored counts."""
+    current = catalog.entry(db, model)
+    the_kind = current.kind
+    given = {k: v for k, v in current.params.items() if k in the_kind.hyperparameters}
+    given.update(hyper.given())
+    if hyper.fit_prior is not None or hyper.prior_alpha is not None:
+        given["class_prior"] = hyper.class_prior  # learned or uniform again
+    params = {**current.params, **the_kind.resolve(given)}
+    check_class_prior(params["class_prior"], [c["label"] for c in catalog.classes(db, model)])
+    derived = [PRIOR.name, *(t.name for t in the_kind.tables if not t.counts)]
+    statements = catalog.deletes(model, (MODELS.name, *derived))
+    statements += parameters(model, the_kind, params, current.label_type, current.n_classes)
+    return Training(db, model, the_kind, params, statements)
+
+
+def drop(db: Database, model: str) -> None:
+    """Remove a model and all its rows."""
+    current = catalog.entry(db, model)
+    with db.transaction():
+        for statement in catalog.drop(current):
+            db.execute(statement)
+        macros.refresh(db)
