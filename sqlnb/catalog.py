@@ -62,30 +62,40 @@ def counts(the_kind: Kind) -> tuple[ModelTable, ...]:
 
 
 def derived(the_kind: Kind) -> tuple[ModelTable, ...]:
-    """The tables derived from the counts (rewritten by a retuning)."""
+    """The tables (and views) derived from the counts: what a retuning rewrites."""
     return tuple(t for t in tables(the_kind) if not t.counts)
 
 
-def creates(the_kind: Kind) -> list[exp.Expr]:
-    """CREATE TABLE IF NOT EXISTS for the shared tables and the kind's."""
-    return [templates.render(t.create) for t in tables(the_kind)]
+def creates(db: Database, the_kind: Kind) -> list[exp.Expr]:
+    """CREATE TABLE (or VIEW) IF NOT EXISTS for the shared tables and the kind's. A readable
+    table that is now a view, as an earlier sqlnb left it, is dropped first (its rows are
+    derived, and the view shows them again for every model)."""
+    statements: list[exp.Expr] = []
+    for t in tables(the_kind):
+        if t.view and db.relation_type(t.node()) == "table":
+            statements.append(templates.render("catalog/drop_table.sql", table=t.node()))
+        statements.append(templates.render(t.create))
+    return statements
 
 
-def deletes(model: str, names: Iterable[str]) -> list[exp.Expr]:
-    """Delete ``model``'s rows from each of the tables ``names`` (all sqlnb's own)."""
+def deletes(model: str, which: Iterable[ModelTable]) -> list[exp.Expr]:
+    """Delete ``model``'s rows from each of the tables ``which`` (views hold none)."""
     return [
-        templates.render("catalog/delete.sql", table=templates.table(t), model=model) for t in names
+        templates.render("catalog/delete.sql", table=t.node(), model=model)
+        for t in which
+        if not t.view
     ]
 
 
 def replacing(db: Database, model: str, the_kind: Kind) -> list[exp.Expr]:
     """The statements before writing model ``model`` of ``the_kind`` anew: create the tables,
     then delete the rows of the model it replaces, whatever its kind."""
-    stale = {t.name for t in (CLASSES, PRIOR, *the_kind.tables)}
+    stale = {t.name: t for t in (CLASSES, PRIOR, *the_kind.tables)}
     previous = row(db, model)
     if previous is not None and previous["kind"] in KINDS:
-        stale |= {t.name for t in KINDS[previous["kind"]].tables}
-    return [*creates(the_kind), *deletes(model, (MODELS.name, *sorted(stale)))]
+        stale.update({t.name: t for t in KINDS[previous["kind"]].tables})
+    ordered = [MODELS, *(stale[name] for name in sorted(stale))]
+    return [*creates(db, the_kind), *deletes(model, ordered)]
 
 
 def record(model: str, the_kind: Kind, params: dict[str, Any], label_type: str) -> exp.Expr:
@@ -139,7 +149,7 @@ def classes(db: Database, name: str) -> list[dict[str, Any]]:
 
 def drop(the_entry: Entry) -> list[exp.Expr]:
     """The statements that delete every row of a model."""
-    return deletes(the_entry.name, (t.name for t in tables(the_entry.kind)))
+    return deletes(the_entry.name, tables(the_entry.kind))
 
 
 def is_current(db: Database, the_entry: Entry) -> bool:

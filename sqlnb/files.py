@@ -90,9 +90,7 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
                         columns=names,
                     )
                 )
-    statements += training.parameters(
-        name, the_kind, params, info["label_type"], int(info["n_classes"])
-    )
+    statements += training.parameters(name, the_kind, params, info["label_type"])
     with db.transaction():
         for statement in statements:
             db.execute(statement)

@@ -86,7 +86,7 @@ class Pipeline:
             "predict/jll.sql",
             documents=exp.to_table(DOCUMENTS),
             base=the_kind.base(entry.name),
-            parts=the_kind.parts(entry.name, entry.params, entry.n_classes),
+            parts=the_kind.parts(entry.name, entry.params),
         )
         posterior = templates.select("predict/posterior.sql", jll=exp.to_table(JLL))
         documents = documents or the_kind.documents(db, source, inputs)

@@ -83,14 +83,14 @@ def _read(
 
 
 def parameters(
-    model: str, the_kind: Kind, params: dict[str, Any], label_type: str, n_classes: int
+    model: str, the_kind: Kind, params: dict[str, Any], label_type: str
 ) -> list[exp.Expr]:
-    """The derived tables (prior, the kind's parameters) and the catalog row, from the counts
-    of ``n_classes`` classes."""
+    """The derived tables (prior, the kind's parameters) and the catalog row, from the
+    counts."""
     weight, total = prior_bindings(params)
     return [
         templates.render("train/prior.sql", model=model, weight=weight, total=total),
-        *the_kind.derive(model, params, n_classes),
+        *the_kind.derive(model, params),
         catalog.record(model, the_kind, params, label_type),
     ]
 
@@ -125,7 +125,7 @@ def train(
         *catalog.replacing(db, model, the_kind),
         templates.render("train/classes.sql", model=model, labeled=labeled),
         *the_kind.count(model, batch.inputs, labeled, params),
-        *parameters(model, the_kind, params, batch.label_type, len(batch.label_values)),
+        *parameters(model, the_kind, params, batch.label_type),
     ]
     return Training(db, model, the_kind, params, statements)
 
@@ -164,15 +164,14 @@ def append(
             )
     staging, merged = model + "\x1fbatch", model + "\x1fmerged"
     counts = (CLASSES, *(t for t in the_kind.tables if t.counts))
-    names = [t.name for t in counts]
-    derived = [PRIOR.name, *(t.name for t in the_kind.tables if not t.counts)]
+    derived = (PRIOR, *(t for t in the_kind.tables if not t.counts))
     labeled = templates.render("input/labeled.sql", labels=batch.labels_query)
     sort_key: exp.Expr = exp.column("label", table="g")
     if type_family(current.label_type) != "text":
         sort_key = exp.cast(sort_key, exp.DataType.build(current.label_type, dialect="duckdb"))
     statements: list[exp.Expr] = [
-        *catalog.deletes(staging, names),
-        *catalog.deletes(merged, names),
+        *catalog.deletes(staging, counts),
+        *catalog.deletes(merged, counts),
         templates.render("train/classes.sql", model=staging, labeled=labeled),
         *the_kind.count(staging, batch.inputs, labeled, params),
         templates.render(
@@ -183,8 +182,8 @@ def append(
             for t in counts
             if t is not CLASSES  # merged above, renumbering the classes
         ),
-        *catalog.deletes(model, (MODELS.name, *names, *derived)),
-        *catalog.deletes(staging, names),
+        *catalog.deletes(model, (MODELS, *counts, *derived)),
+        *catalog.deletes(staging, counts),
     ]
     for table in counts:  # the merged counts become the model's
         rows = (
@@ -193,10 +192,8 @@ def append(
             .where(exp.column("model").eq(exp.convert(merged)))
         )
         statements.append(exp.insert(rows, table.node(), columns=["model", *table.columns]))
-    statements += catalog.deletes(merged, names)
-    known = {c["label"] for c in catalog.classes(db, model)}
-    n_classes = len(known | set(batch.label_values))
-    statements += parameters(model, the_kind, params, current.label_type, n_classes)
+    statements += catalog.deletes(merged, counts)
+    statements += parameters(model, the_kind, params, current.label_type)
     return Training(db, model, the_kind, params, statements)
 
 
@@ -211,9 +208,8 @@ def retune(db: Database, model: str, hyper: Hyperparameters) -> Training:
         given["class_prior"] = hyper.class_prior  # learned or uniform again
     params = {**current.params, **the_kind.resolve(given)}
     check_class_prior(params["class_prior"], [c["label"] for c in catalog.classes(db, model)])
-    derived = [PRIOR.name, *(t.name for t in the_kind.tables if not t.counts)]
-    statements = catalog.deletes(model, (MODELS.name, *derived))
-    statements += parameters(model, the_kind, params, current.label_type, current.n_classes)
+    statements = catalog.deletes(model, (MODELS, *catalog.derived(the_kind)))
+    statements += parameters(model, the_kind, params, current.label_type)
     return Training(db, model, the_kind, params, statements)
 
 

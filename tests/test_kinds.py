@@ -113,8 +113,9 @@ def test_complement_parity(con, seed, k, alpha, norm):
 
 @pytest.mark.parametrize("kind", ["multinomial", "bernoulli", "complement"])
 def test_more_classes_than_one_block_of_the_wide_table(con, kind):
-    """sqlnb_scoring holds 32 classes per row: 40 classes take two rows per word (two blocks),
-    and every class of both blocks still matches scikit-learn."""
+    """sqlnb_scoring holds a block of classes per row (8): 40 classes take five rows per word
+    (Bernoulli ten: log(1 - theta) has rows of its own), and every class of every block still
+    matches scikit-learn."""
     corpus = random_corpus(7, n_classes=40, vocab=300, n_train=800, n_test=60, doc_length=30)
     corpus.load(con)
     model = sqlnb.train(con, "train_tokens", "train_labels", kind=kind)
@@ -123,7 +124,8 @@ def test_more_classes_than_one_block_of_the_wide_table(con, kind):
     reference = estimator[kind]().fit(X, y)
     assert len(reference.classes_) == 40
     blocks = con.execute("SELECT DISTINCT base FROM sqlnb_scoring ORDER BY base").fetchall()
-    assert blocks == [(0,), (32,)]
+    absent = [(-1 - b,) for b in (32, 24, 16, 8, 0)] if kind == "bernoulli" else []
+    assert blocks == [*absent, (0,), (8,), (16,), (24,), (32,)]
     close(
         log_proba(model, "test_tokens", docs, list(reference.classes_)),
         reference.predict_log_proba(X_test),

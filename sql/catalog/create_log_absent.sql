@@ -1,7 +1,22 @@
--- Derived (Bernoulli): log(1 - theta) for every class and training word. NULL means 1 - theta = 0.
-CREATE TABLE IF NOT EXISTS sqlnb_log_absent (
-  model VARCHAR,
-  class_id BIGINT,
-  word VARCHAR,
-  log_absent DOUBLE
-)
+-- Readable (Bernoulli): log(1 - theta) of every class and training word, one row per (class,
+-- word), unpivoted from the wide table sqlnb_scoring (class base + j in column w<j> of the
+-- word's row of block -1 - base, which only Bernoulli models have): a view, not a copy. NULL
+-- means 1 - theta = 0 (-infinity).
+CREATE VIEW IF NOT EXISTS sqlnb_log_absent AS
+SELECT
+  s.model AS model,
+  c.class_id AS class_id,
+  s.word AS word,
+  CASE c.class_id % 8
+    WHEN 0 THEN s.w0
+    WHEN 1 THEN s.w1
+    WHEN 2 THEN s.w2
+    WHEN 3 THEN s.w3
+    WHEN 4 THEN s.w4
+    WHEN 5 THEN s.w5
+    WHEN 6 THEN s.w6
+    WHEN 7 THEN s.w7
+  END AS log_absent
+FROM sqlnb_scoring AS s
+JOIN sqlnb_classes AS c
+  ON c.model = s.model AND -1 - (c.class_id - c.class_id % 8) = s.base

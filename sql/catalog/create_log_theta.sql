@@ -1,9 +1,24 @@
--- Derived: log theta for every class and training word (dense: classes x vocabulary).
--- NULL means theta = 0 exactly (only with alpha = 0), i.e. log theta = -infinity.
-CREATE TABLE IF NOT EXISTS sqlnb_log_theta (
-  model VARCHAR,
-  class_id BIGINT,
-  label VARCHAR,
-  word VARCHAR,
-  log_theta DOUBLE
-)
+-- Readable (text kinds): log theta of every class and training word (complement: its weights,
+-- scikit-learn's feature_log_prob_), one row per (class, word), unpivoted from the wide table
+-- sqlnb_scoring that prediction reads (class base + j in column w<j> of the word's row of block
+-- base): a view, not a copy. NULL means theta = 0 exactly (only with alpha = 0), i.e. log
+-- theta = -infinity.
+CREATE VIEW IF NOT EXISTS sqlnb_log_theta AS
+SELECT
+  s.model AS model,
+  c.class_id AS class_id,
+  c.label AS label,
+  s.word AS word,
+  CASE c.class_id % 8
+    WHEN 0 THEN s.w0
+    WHEN 1 THEN s.w1
+    WHEN 2 THEN s.w2
+    WHEN 3 THEN s.w3
+    WHEN 4 THEN s.w4
+    WHEN 5 THEN s.w5
+    WHEN 6 THEN s.w6
+    WHEN 7 THEN s.w7
+  END AS log_theta
+FROM sqlnb_scoring AS s
+JOIN sqlnb_classes AS c
+  ON c.model = s.model AND c.class_id - c.class_id % 8 = s.base

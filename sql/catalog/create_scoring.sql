@@ -1,8 +1,9 @@
 -- Derived, for scoring text models: their weights in a wide layout (sqlnb/kinds/wide.py), one
--- row per word and block of 32 classes. Class base + j has its weight in w<j> (log theta; for
--- complement the weight) and, for Bernoulli, log(1 - theta) in a<j>; NULL means -infinity, and
--- a model with fewer classes leaves the other columns NULL. The readable long form of the same
--- numbers is sqlnb_log_theta (and sqlnb_log_absent), unpivoted from this table.
+-- row per word and block of 8 classes. Class base + j has its weight in w<j> (log theta; for
+-- complement the weight); for Bernoulli, log(1 - theta) of class base + j is in w<j> of the
+-- word's row with base -1 - base. NULL means -infinity (and, past a model's last class, no
+-- class). The readable long form of the same numbers is the views sqlnb_log_theta and
+-- sqlnb_log_absent.
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model VARCHAR,
   word VARCHAR,
@@ -14,61 +15,5 @@ CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   w4 DOUBLE,
   w5 DOUBLE,
   w6 DOUBLE,
-  w7 DOUBLE,
-  w8 DOUBLE,
-  w9 DOUBLE,
-  w10 DOUBLE,
-  w11 DOUBLE,
-  w12 DOUBLE,
-  w13 DOUBLE,
-  w14 DOUBLE,
-  w15 DOUBLE,
-  w16 DOUBLE,
-  w17 DOUBLE,
-  w18 DOUBLE,
-  w19 DOUBLE,
-  w20 DOUBLE,
-  w21 DOUBLE,
-  w22 DOUBLE,
-  w23 DOUBLE,
-  w24 DOUBLE,
-  w25 DOUBLE,
-  w26 DOUBLE,
-  w27 DOUBLE,
-  w28 DOUBLE,
-  w29 DOUBLE,
-  w30 DOUBLE,
-  w31 DOUBLE,
-  a0 DOUBLE,
-  a1 DOUBLE,
-  a2 DOUBLE,
-  a3 DOUBLE,
-  a4 DOUBLE,
-  a5 DOUBLE,
-  a6 DOUBLE,
-  a7 DOUBLE,
-  a8 DOUBLE,
-  a9 DOUBLE,
-  a10 DOUBLE,
-  a11 DOUBLE,
-  a12 DOUBLE,
-  a13 DOUBLE,
-  a14 DOUBLE,
-  a15 DOUBLE,
-  a16 DOUBLE,
-  a17 DOUBLE,
-  a18 DOUBLE,
-  a19 DOUBLE,
-  a20 DOUBLE,
-  a21 DOUBLE,
-  a22 DOUBLE,
-  a23 DOUBLE,
-  a24 DOUBLE,
-  a25 DOUBLE,
-  a26 DOUBLE,
-  a27 DOUBLE,
-  a28 DOUBLE,
-  a29 DOUBLE,
-  a30 DOUBLE,
-  a31 DOUBLE
+  w7 DOUBLE
 )

@@ -1,8 +1,11 @@
 -- Complement Naive Bayes uses no class prior (as scikit-learn's ComplementNB): a base of 0, so a
 -- document with no known word gets a uniform posterior.
+INSERT INTO sqlnb_base (model, class_id, score, n_zero, presence)
 SELECT
+  c.model AS model,
   c.class_id AS class_id,
   CAST(0 AS DOUBLE) AS score,
-  0 AS n_zero
+  0 AS n_zero,
+  FALSE AS presence
 FROM sqlnb_classes AS c
 WHERE c.model = $model

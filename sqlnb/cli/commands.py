@@ -144,9 +144,7 @@ def evaluate(
     with opened(db) as database:
         m = load(database, model_name)
         if dialect is not None:
-            create, queries, drop = pipeline.evaluation(
-                database, m, data, labels, guard=False
-            )
+            create, queries, drop = pipeline.evaluation(database, m, data, labels, guard=False)
             print_script(dialects.script([drop, create, *queries, drop], dialect))
             return
         result = m.evaluate(data, labels)

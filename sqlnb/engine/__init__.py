@@ -408,6 +408,14 @@ class Database:
         target = exp.Literal.string(str(path)).sql("duckdb")
         self.execute(f"COPY ({self.sql(query)}) TO {target} (FORMAT parquet)")
 
+    def relation_type(self, table_node: exp.Table) -> str | None:
+        """Whether one of sqlnb's own tables (unqualified) is a "table" or a "view", or None."""
+        text = f"relation type of {table_node.name}"
+        try:
+            return self._interruptibly(lambda: self.backend.relation_type(table_node.name), text)
+        except self.backend.errors as error:
+            raise SqlnbError(messages.one_line(error), sql=text) from None
+
     def exists(self, table_node: exp.Table) -> bool:
         try:
             self.columns(table_node)

@@ -67,6 +67,17 @@ class Backend:
         """Make a Python function callable from SQL on this connection."""
         raise NotImplementedError(f"{type(self).__name__} cannot register functions")
 
+    def relation_type(self, name: str) -> str | None:
+        """Whether ``name`` (in the current schema) is a "table" or a "view", or None."""
+        found = self.run(
+            "SELECT table_type FROM information_schema.tables "
+            f"WHERE table_name = {_literal(name)} AND table_schema = current_schema()",
+            True,
+        )
+        if not found:
+            return None
+        return "view" if "VIEW" in str(found[0][0]).upper() else "table"
+
     def close(self) -> None:
         self.connection.close()
 
@@ -127,6 +138,15 @@ class SQLiteBackend(Backend):
     def register(self, name: str, function: Callable[..., Any], n_args: int) -> None:
         self.connection.create_function(name, n_args, function, deterministic=True)
 
+    def relation_type(self, name: str) -> str | None:
+        found = self.run(f"SELECT type FROM sqlite_master WHERE name = {_literal(name)}", True)
+        return str(found[0][0]) if found else None
+
+
+def _literal(text: str) -> str:
+    """A string as an SQL literal."""
+    return "'" + text.replace("'", "''") + "'"
+
 
 def _ln(x: float | None) -> float | None:
     if x is None or x < 0:
@@ -182,6 +202,12 @@ class SparkBackend(Backend):
     def describe(self, text: str) -> dict[str, str]:
         schema = self.connection.sql(text).schema
         return {f.name: duckdb_type(f.dataType.simpleString()) for f in schema.fields}
+
+    def relation_type(self, name: str) -> str | None:
+        if not self.connection.catalog.tableExists(name):
+            return None
+        kind = self.connection.catalog.getTable(name).tableType
+        return "view" if "VIEW" in str(kind).upper() else "table"
 
     def close(self) -> None:  # the session belongs to the caller, or lives for the process
         pass

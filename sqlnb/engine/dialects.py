@@ -37,6 +37,8 @@ class Dialect:
     lock: str | None = None
     # A function that fails the running query with a message, where the engine has one.
     fail: str | None = None
+    # False where CREATE VIEW has no IF NOT EXISTS: there a view is created OR REPLACE.
+    view_if_not_exists: bool = True
 
 
 DIALECTS: dict[str, Dialect] = {
@@ -52,6 +54,7 @@ DIALECTS: dict[str, Dialect] = {
             "postgres",
             begin="BEGIN",
             lock="SELECT pg_advisory_xact_lock(hashtext('sqlnb.' || current_schema()))",
+            view_if_not_exists=False,
         ),
         Dialect(
             "spark",
@@ -64,7 +67,7 @@ DIALECTS: dict[str, Dialect] = {
         ),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
         Dialect("snowflake", "snowflake"),
-        Dialect("trino", "trino", begin="START TRANSACTION"),
+        Dialect("trino", "trino", begin="START TRANSACTION", view_if_not_exists=False),
     )
 }
 
@@ -116,7 +119,14 @@ def dialect(name: str) -> Dialect:
 
 
 def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
-    """A statement as the dialect runs it: one, or, where it lacks DELETE, four."""
+    """A statement as the dialect runs it: one (CREATE VIEW IF NOT EXISTS becomes CREATE OR
+    REPLACE VIEW where the dialect lacks it), or, where it lacks DELETE, four."""
+    view = isinstance(tree, exp.Create) and tree.kind == "VIEW" and tree.args.get("exists")
+    if view and not d.view_if_not_exists:  # CREATE OR REPLACE VIEW instead
+        replaced = tree.copy()
+        replaced.set("exists", False)
+        replaced.set("replace", True)
+        return [replaced]
     if isinstance(tree, exp.Delete) and not d.delete:
         target = tree.this
         keep = exp.select("*").from_(target.copy()).where(exp.not_(tree.args["where"].this))

@@ -17,6 +17,8 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 
 Params = dict[str, Any]
+# A model's name: a literal, or an expression that gives it (a macro's parameter).
+Name = str | exp.Expr
 Inputs = dict[str, exp.Query]
 
 
@@ -26,16 +28,19 @@ class ModelTable:
 
     ``counts`` tables hold the sufficient statistics: they are what a model file carries and
     what appending adds up (with the :attr:`merge` query, under the merged class numbering);
-    the other tables are derived from them. ``columns`` are the columns after ``model``.
+    the other tables are derived from them. A ``view`` is derived too, but holds no rows of
+    its own: it reads other tables for every model at once. ``columns`` are the columns after
+    ``model``.
     """
 
     name: str
     columns: tuple[str, ...]
     counts: bool = False
+    view: bool = False
 
     @property
     def create(self) -> str:
-        """Its CREATE TABLE IF NOT EXISTS: ``sql/catalog/create_<name>.sql``."""
+        """Its CREATE TABLE (or VIEW) IF NOT EXISTS: ``sql/catalog/create_<name>.sql``."""
         return f"catalog/create_{self.name.removeprefix('sqlnb_')}.sql"
 
     @property
@@ -107,9 +112,8 @@ class Kind:
         """Statements that insert the sufficient statistics."""
         raise NotImplementedError
 
-    def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
-        """Statements that insert the derived parameters from the stored counts of
-        ``n_classes`` classes."""
+    def derive(self, model: str, params: Params) -> list[exp.Expr]:
+        """Statements that insert the derived parameters from the stored counts."""
         raise NotImplementedError
 
     def check(self, db: Database, model: str, params: Params) -> None:
@@ -136,14 +140,13 @@ class Kind:
 
     # --- scoring ---------------------------------------------------------------------------
 
-    def base(self, model: str) -> exp.Expr:
+    def base(self, model: Name) -> exp.Expr:
         """Per-class base of the joint log-likelihood: (class_id, score, n_zero)."""
         return templates.render("predict/base_prior.sql", model=model)
 
-    def parts(self, model: str, params: Params, n_classes: int) -> exp.Expr:
+    def parts(self, model: Name, params: Params) -> exp.Expr:
         """Per-document parts of the joint log-likelihood: (doc_id, class_id, score, n_zero),
-        one row per document and class, reading the relations named by ``inputs``, for a model
-        of ``n_classes`` classes."""
+        one row per document and class, reading the relations named by ``inputs``."""
         raise NotImplementedError
 
     # --- explaining ------------------------------------------------------------------------

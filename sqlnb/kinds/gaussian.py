@@ -120,7 +120,7 @@ def stats(model: str, names: Sequence[str], rows_query: exp.Query, labeled: exp.
     return exp.insert(kept, templates.table("sqlnb_gaussian_stats"), columns=list(STATS))
 
 
-def part(model: str, names: Sequence[str], rows_table: exp.Expr) -> exp.Select:
+def part(model: str | exp.Expr, names: Sequence[str], rows_table: exp.Expr) -> exp.Select:
     """Per (document, class) the Gaussian features' share of the joint log-likelihood: each
     row with each class's parameters, the terms of its features summed."""
     params = exp.select(col("class_id", "g").as_("class_id"))

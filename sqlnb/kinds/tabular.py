@@ -13,7 +13,7 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Table, require, source_node, type_family
 from sqlnb.kinds import gaussian
-from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, ModelTable, Params
+from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, ModelTable, Name, Params
 from sqlnb.templates import col
 
 # The inputs: Gaussian features wide (one row per example) for counting and scoring, and long
@@ -102,7 +102,7 @@ class Tabular(Kind):
             )
         return statements
 
-    def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
+    def derive(self, model: str, params: Params) -> list[exp.Expr]:
         statements = []
         if GAUSSIAN in _likelihoods(params):
             statements.append(
@@ -134,7 +134,7 @@ class Tabular(Kind):
                 "var_smoothing is 0): give --var-smoothing > 0"
             )
 
-    def parts(self, model: str, params: Params, n_classes: int) -> exp.Expr:
+    def parts(self, model: Name, params: Params) -> exp.Expr:
         parts: list[exp.Expr] = []
         if GAUSSIAN in _likelihoods(params):
             parts.append(gaussian.part(model, _gaussian(params), exp.to_table(ROWS)))

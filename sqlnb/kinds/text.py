@@ -11,17 +11,15 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import wide
-from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, ModelTable, Params
+from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, ModelTable, Name, Params
 from sqlnb.tokenizer import Tokenizer
 
 TOKENS = "sqlnb_input"
-LOG_THETA = ("model", "class_id", "label", "word", "log_theta")
-LOG_ABSENT = ("model", "class_id", "word", "log_absent")
-
 WORD_COUNTS = ModelTable("sqlnb_word_counts", ("class_id", "word", "count"), counts=True)
-LOG_THETA_TABLE = ModelTable("sqlnb_log_theta", LOG_THETA[1:])
-LOG_ABSENT_TABLE = ModelTable("sqlnb_log_absent", LOG_ABSENT[1:])
 SCORING = ModelTable(wide.TABLE, ())
+BASE = ModelTable("sqlnb_base", ("class_id", "score", "n_zero", "presence"))
+LOG_THETA = ModelTable("sqlnb_log_theta", ("class_id", "label", "word", "log_theta"), view=True)
+LOG_ABSENT = ModelTable("sqlnb_log_absent", ("class_id", "word", "log_absent"), view=True)
 
 
 class TextKind(Kind):
@@ -35,7 +33,7 @@ class TextKind(Kind):
     score = "weights/log_theta.sql"  # a word's score per class
     # The formulas of the columns of sqlnb_scoring (see wide.py), by their prefix.
     weights: ClassVar[dict[str, str]]
-    tables: ClassVar[tuple[ModelTable, ...]] = (WORD_COUNTS, LOG_THETA_TABLE, SCORING)
+    tables: ClassVar[tuple[ModelTable, ...]] = (WORD_COUNTS, SCORING, BASE, LOG_THETA)
     word_note: ClassVar[str | None] = (
         "Each word adds count × (log θ<sub>predicted</sub> − log θ<sub>true</sub>) to "
         "log P(predicted) − log P(true); the prior adds the rest."
@@ -72,9 +70,9 @@ class TextKind(Kind):
         """The tokens of the documents as the kind scores them, from the input relation."""
         return templates.select(self.scored, tokens=exp.to_table(TOKENS))
 
-    def parts(self, model: str, params: Params, n_classes: int) -> exp.Expr:
+    def parts(self, model: Name, params: Params) -> exp.Expr:
         zeros, absent = self.may_be_zero(params), "a" in self.weights
-        return wide.parts(model, n_classes, self._scored(), zeros=zeros, absent=absent)
+        return wide.parts(model, self._scored(), zeros=zeros, absent=absent)
 
     def may_be_zero(self, params: Params) -> bool:
         """Whether the model can hold probability-0 factors (theta = 0 needs alpha = 0)."""
@@ -84,18 +82,22 @@ class TextKind(Kind):
         """The hyperparameters the weight formulas use."""
         return {"alpha": templates.number(params["alpha"])}
 
-    def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
-        """The wide weights from the counts, then their readable long form."""
+    def derive(self, model: str, params: Params) -> list[exp.Expr]:
+        """The wide weights from the counts, then the per-class base."""
         smoothing = self.smoothing(params)
 
         def weight(name: str) -> wide.Weight:
             return lambda bindings: wide.formula(name, {**bindings, **smoothing})
 
-        columns = {prefix: weight(name) for prefix, name in self.weights.items()}
-        readable = [wide.readable(model, n_classes, "sqlnb_log_theta", "w", LOG_THETA)]
-        if "a" in self.weights:
-            readable.append(wide.readable(model, n_classes, "sqlnb_log_absent", "a", LOG_ABSENT))
-        return [*wide.derive(model, n_classes, columns), *readable]
+        families = {prefix: weight(name) for prefix, name in self.weights.items()}
+        return [wide.derive(model, families), self.derive_base(model)]
+
+    def derive_base(self, model: str) -> exp.Expr:
+        """Insert the per-class base (sqlnb_base) from the prior and the weights."""
+        return templates.render("multinomial/base.sql", model=model)
+
+    def base(self, model: Name) -> exp.Expr:
+        return templates.render("text/base.sql", model=model)
 
     def n_features(self, model: str, params: Params) -> exp.Expr:
         return templates.render("text/n_features.sql", model=model)
@@ -156,7 +158,7 @@ class Complement(Multinomial):
     def smoothing(self, params: Params) -> dict[str, exp.Expr]:
         return {**super().smoothing(params), "norm": exp.convert(bool(params["norm"]))}
 
-    def base(self, model: str) -> exp.Expr:
+    def derive_base(self, model: str) -> exp.Expr:
         return templates.render("complement/base.sql", model=model)
 
 
@@ -169,7 +171,7 @@ class Bernoulli(TextKind):
     binary = True
     score = "weights/presence.sql"
     weights: ClassVar[dict[str, str]] = {"w": "bernoulli/weight.sql", "a": "bernoulli/absent.sql"}
-    tables = (WORD_COUNTS, LOG_THETA_TABLE, LOG_ABSENT_TABLE, SCORING)
+    tables = (WORD_COUNTS, SCORING, BASE, LOG_THETA, LOG_ABSENT)
     hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, "beta": None, **PRIOR_DEFAULTS}
     word_note: ClassVar[str | None] = (
         "Bernoulli: a present word adds (log θ − log(1 − θ)) of the predicted class minus that "
@@ -184,8 +186,8 @@ class Bernoulli(TextKind):
         """theta = 0 needs alpha = 0, and 1 - theta = 0 needs beta = 0."""
         return bool(params["alpha"] == 0 or _beta(params) == 0)
 
-    def base(self, model: str) -> exp.Expr:
-        return templates.render("bernoulli/base.sql", model=model)
+    def derive_base(self, model: str) -> exp.Expr:
+        return templates.render("bernoulli/base.sql", model=model, absent=wide.absent_sums(model))
 
 
 def _beta(params: Params) -> float:

@@ -28,19 +28,6 @@ CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   word TEXT,
   count DOUBLE PRECISION
 );
-CREATE TABLE IF NOT EXISTS sqlnb_log_theta (
-  model TEXT,
-  class_id BIGINT,
-  label TEXT,
-  word TEXT,
-  log_theta DOUBLE PRECISION
-);
-CREATE TABLE IF NOT EXISTS sqlnb_log_absent (
-  model TEXT,
-  class_id BIGINT,
-  word TEXT,
-  log_absent DOUBLE PRECISION
-);
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model TEXT,
   word TEXT,
@@ -52,74 +39,77 @@ CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   w4 DOUBLE PRECISION,
   w5 DOUBLE PRECISION,
   w6 DOUBLE PRECISION,
-  w7 DOUBLE PRECISION,
-  w8 DOUBLE PRECISION,
-  w9 DOUBLE PRECISION,
-  w10 DOUBLE PRECISION,
-  w11 DOUBLE PRECISION,
-  w12 DOUBLE PRECISION,
-  w13 DOUBLE PRECISION,
-  w14 DOUBLE PRECISION,
-  w15 DOUBLE PRECISION,
-  w16 DOUBLE PRECISION,
-  w17 DOUBLE PRECISION,
-  w18 DOUBLE PRECISION,
-  w19 DOUBLE PRECISION,
-  w20 DOUBLE PRECISION,
-  w21 DOUBLE PRECISION,
-  w22 DOUBLE PRECISION,
-  w23 DOUBLE PRECISION,
-  w24 DOUBLE PRECISION,
-  w25 DOUBLE PRECISION,
-  w26 DOUBLE PRECISION,
-  w27 DOUBLE PRECISION,
-  w28 DOUBLE PRECISION,
-  w29 DOUBLE PRECISION,
-  w30 DOUBLE PRECISION,
-  w31 DOUBLE PRECISION,
-  a0 DOUBLE PRECISION,
-  a1 DOUBLE PRECISION,
-  a2 DOUBLE PRECISION,
-  a3 DOUBLE PRECISION,
-  a4 DOUBLE PRECISION,
-  a5 DOUBLE PRECISION,
-  a6 DOUBLE PRECISION,
-  a7 DOUBLE PRECISION,
-  a8 DOUBLE PRECISION,
-  a9 DOUBLE PRECISION,
-  a10 DOUBLE PRECISION,
-  a11 DOUBLE PRECISION,
-  a12 DOUBLE PRECISION,
-  a13 DOUBLE PRECISION,
-  a14 DOUBLE PRECISION,
-  a15 DOUBLE PRECISION,
-  a16 DOUBLE PRECISION,
-  a17 DOUBLE PRECISION,
-  a18 DOUBLE PRECISION,
-  a19 DOUBLE PRECISION,
-  a20 DOUBLE PRECISION,
-  a21 DOUBLE PRECISION,
-  a22 DOUBLE PRECISION,
-  a23 DOUBLE PRECISION,
-  a24 DOUBLE PRECISION,
-  a25 DOUBLE PRECISION,
-  a26 DOUBLE PRECISION,
-  a27 DOUBLE PRECISION,
-  a28 DOUBLE PRECISION,
-  a29 DOUBLE PRECISION,
-  a30 DOUBLE PRECISION,
-  a31 DOUBLE PRECISION
+  w7 DOUBLE PRECISION
 );
+CREATE TABLE IF NOT EXISTS sqlnb_base (
+  model TEXT,
+  class_id BIGINT,
+  score DOUBLE PRECISION,
+  n_zero BIGINT,
+  presence BOOLEAN
+);
+CREATE OR REPLACE VIEW sqlnb_log_theta AS
+SELECT
+  s.model AS model,
+  c.class_id AS class_id,
+  c.label AS label,
+  s.word AS word,
+  CASE c.class_id % 8
+    WHEN 0
+    THEN s.w0
+    WHEN 1
+    THEN s.w1
+    WHEN 2
+    THEN s.w2
+    WHEN 3
+    THEN s.w3
+    WHEN 4
+    THEN s.w4
+    WHEN 5
+    THEN s.w5
+    WHEN 6
+    THEN s.w6
+    WHEN 7
+    THEN s.w7
+  END AS log_theta
+FROM sqlnb_scoring AS s
+JOIN sqlnb_classes AS c
+  ON c.model = s.model AND c.class_id - c.class_id % 8 = s.base;
+CREATE OR REPLACE VIEW sqlnb_log_absent AS
+SELECT
+  s.model AS model,
+  c.class_id AS class_id,
+  s.word AS word,
+  CASE c.class_id % 8
+    WHEN 0
+    THEN s.w0
+    WHEN 1
+    THEN s.w1
+    WHEN 2
+    THEN s.w2
+    WHEN 3
+    THEN s.w3
+    WHEN 4
+    THEN s.w4
+    WHEN 5
+    THEN s.w5
+    WHEN 6
+    THEN s.w6
+    WHEN 7
+    THEN s.w7
+  END AS log_absent
+FROM sqlnb_scoring AS s
+JOIN sqlnb_classes AS c
+  ON c.model = s.model AND -1 - (
+    c.class_id - c.class_id % 8
+  ) = s.base;
 DELETE FROM "sqlnb_models"
 WHERE
   model = 'spam';
+DELETE FROM "sqlnb_base"
+WHERE
+  model = 'spam';
 DELETE FROM "sqlnb_classes"
-WHERE
-  model = 'spam';
-DELETE FROM "sqlnb_log_absent"
-WHERE
-  model = 'spam';
-DELETE FROM "sqlnb_log_theta"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_prior"
@@ -264,133 +254,352 @@ INSERT INTO "sqlnb_scoring" (
   base,
   w0,
   w1,
-  a0,
-  a1
+  w2,
+  w3,
+  w4,
+  w5,
+  w6,
+  w7
+)
+WITH sqlnb_counts AS (
+  SELECT
+    c.word AS word,
+    c.class_id - c.class_id % 8 AS base,
+    c.class_id % 8 AS slot,
+    c.count AS count
+  FROM sqlnb_word_counts AS c
+  WHERE
+    c.model = 'spam'
+), sqlnb_words AS (
+  SELECT
+    k.word AS word,
+    SUM(k.count) AS total
+  FROM sqlnb_counts AS k
+  GROUP BY
+    k.word
+), sqlnb_pivot AS (
+  SELECT
+    k.word AS word,
+    k.base AS base,
+    SUM(CASE WHEN k.slot = 0 THEN k.count END) AS c0,
+    SUM(CASE WHEN k.slot = 1 THEN k.count END) AS c1,
+    SUM(CASE WHEN k.slot = 2 THEN k.count END) AS c2,
+    SUM(CASE WHEN k.slot = 3 THEN k.count END) AS c3,
+    SUM(CASE WHEN k.slot = 4 THEN k.count END) AS c4,
+    SUM(CASE WHEN k.slot = 5 THEN k.count END) AS c5,
+    SUM(CASE WHEN k.slot = 6 THEN k.count END) AS c6,
+    SUM(CASE WHEN k.slot = 7 THEN k.count END) AS c7
+  FROM sqlnb_counts AS k
+  GROUP BY
+    k.word,
+    k.base
+), sqlnb_stats AS (
+  SELECT
+    g.base AS base,
+    SUM(CASE WHEN g.slot = 0 THEN g.total END) AS t0,
+    SUM(CASE WHEN g.slot = 1 THEN g.total END) AS t1,
+    SUM(CASE WHEN g.slot = 2 THEN g.total END) AS t2,
+    SUM(CASE WHEN g.slot = 3 THEN g.total END) AS t3,
+    SUM(CASE WHEN g.slot = 4 THEN g.total END) AS t4,
+    SUM(CASE WHEN g.slot = 5 THEN g.total END) AS t5,
+    SUM(CASE WHEN g.slot = 6 THEN g.total END) AS t6,
+    SUM(CASE WHEN g.slot = 7 THEN g.total END) AS t7,
+    SUM(CASE WHEN g.slot = 0 THEN g.n_docs END) AS n0,
+    SUM(CASE WHEN g.slot = 1 THEN g.n_docs END) AS n1,
+    SUM(CASE WHEN g.slot = 2 THEN g.n_docs END) AS n2,
+    SUM(CASE WHEN g.slot = 3 THEN g.n_docs END) AS n3,
+    SUM(CASE WHEN g.slot = 4 THEN g.n_docs END) AS n4,
+    SUM(CASE WHEN g.slot = 5 THEN g.n_docs END) AS n5,
+    SUM(CASE WHEN g.slot = 6 THEN g.n_docs END) AS n6,
+    SUM(CASE WHEN g.slot = 7 THEN g.n_docs END) AS n7
+  FROM (
+    SELECT
+      c.class_id - c.class_id % 8 AS base,
+      c.class_id % 8 AS slot,
+      c.n_docs AS n_docs,
+      SUM(k.count) AS total
+    FROM sqlnb_classes AS c
+    LEFT JOIN sqlnb_word_counts AS k
+      ON k.model = c.model AND k.class_id = c.class_id
+    WHERE
+      c.model = 'spam'
+    GROUP BY
+      c.class_id,
+      c.n_docs
+  ) AS g
+  GROUP BY
+    g.base
+), sqlnb_size AS (
+  SELECT
+    CAST(COUNT(*) AS DOUBLE PRECISION) AS vocabulary,
+    SUM(w.total) AS grand_total
+  FROM sqlnb_words AS w
 )
 SELECT
-  'spam' AS model,
-  p.word AS word,
-  0 AS base,
-  CASE
-    WHEN COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
-    AND s.n0 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
-    THEN LN(COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n0 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
-  END AS w0,
-  CASE
-    WHEN COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
-    AND s.n1 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
-    THEN LN(COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n1 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
-  END AS w1,
-  CASE
-    WHEN s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
-    AND s.n0 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
-    THEN LN(s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n0 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
-  END AS a0,
-  CASE
-    WHEN s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
-    AND s.n1 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
-    THEN LN(s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n1 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
-  END AS a1
+  *
 FROM (
   SELECT
-    SUM(CASE WHEN w.class_id = 0 THEN w.count END) AS c0,
-    SUM(CASE WHEN w.class_id = 1 THEN w.count END) AS c1,
-    SUM(w.count) AS total,
-    CAST(COUNT(*) OVER () AS DOUBLE PRECISION) AS vocabulary,
-    SUM(SUM(w.count)) OVER () AS grand_total,
-    w.word AS word
+    'spam' AS model,
+    w.word AS word,
+    s.base AS base,
+    CASE
+      WHEN NOT s.n0 IS NULL
+      THEN CASE
+        WHEN COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n0 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n0 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w0,
+    CASE
+      WHEN NOT s.n1 IS NULL
+      THEN CASE
+        WHEN COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n1 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n1 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w1,
+    CASE
+      WHEN NOT s.n2 IS NULL
+      THEN CASE
+        WHEN COALESCE(p.c2, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n2 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(COALESCE(p.c2, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n2 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w2,
+    CASE
+      WHEN NOT s.n3 IS NULL
+      THEN CASE
+        WHEN COALESCE(p.c3, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n3 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(COALESCE(p.c3, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n3 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w3,
+    CASE
+      WHEN NOT s.n4 IS NULL
+      THEN CASE
+        WHEN COALESCE(p.c4, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n4 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(COALESCE(p.c4, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n4 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w4,
+    CASE
+      WHEN NOT s.n5 IS NULL
+      THEN CASE
+        WHEN COALESCE(p.c5, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n5 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(COALESCE(p.c5, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n5 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w5,
+    CASE
+      WHEN NOT s.n6 IS NULL
+      THEN CASE
+        WHEN COALESCE(p.c6, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n6 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(COALESCE(p.c6, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n6 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w6,
+    CASE
+      WHEN NOT s.n7 IS NULL
+      THEN CASE
+        WHEN COALESCE(p.c7, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n7 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(COALESCE(p.c7, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n7 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w7
+  FROM sqlnb_words AS w
+  CROSS JOIN sqlnb_stats AS s
+  CROSS JOIN sqlnb_size AS z
+  LEFT JOIN sqlnb_pivot AS p
+    ON p.word = w.word AND p.base = s.base
+  UNION ALL
+  SELECT
+    'spam' AS model,
+    w.word AS word,
+    -1 - s.base AS base,
+    CASE
+      WHEN NOT s.n0 IS NULL
+      THEN CASE
+        WHEN s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n0 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n0 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w0,
+    CASE
+      WHEN NOT s.n1 IS NULL
+      THEN CASE
+        WHEN s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n1 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n1 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w1,
+    CASE
+      WHEN NOT s.n2 IS NULL
+      THEN CASE
+        WHEN s.n2 - COALESCE(p.c2, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n2 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(s.n2 - COALESCE(p.c2, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n2 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w2,
+    CASE
+      WHEN NOT s.n3 IS NULL
+      THEN CASE
+        WHEN s.n3 - COALESCE(p.c3, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n3 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(s.n3 - COALESCE(p.c3, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n3 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w3,
+    CASE
+      WHEN NOT s.n4 IS NULL
+      THEN CASE
+        WHEN s.n4 - COALESCE(p.c4, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n4 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(s.n4 - COALESCE(p.c4, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n4 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w4,
+    CASE
+      WHEN NOT s.n5 IS NULL
+      THEN CASE
+        WHEN s.n5 - COALESCE(p.c5, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n5 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(s.n5 - COALESCE(p.c5, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n5 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w5,
+    CASE
+      WHEN NOT s.n6 IS NULL
+      THEN CASE
+        WHEN s.n6 - COALESCE(p.c6, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n6 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(s.n6 - COALESCE(p.c6, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n6 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w6,
+    CASE
+      WHEN NOT s.n7 IS NULL
+      THEN CASE
+        WHEN s.n7 - COALESCE(p.c7, 0) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        AND s.n7 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION) > 0
+        THEN LN(s.n7 - COALESCE(p.c7, 0) + CAST(1.0 AS DOUBLE PRECISION)) - LN(s.n7 + CAST(1.0 AS DOUBLE PRECISION) + CAST(1.0 AS DOUBLE PRECISION))
+      END
+    END AS w7
+  FROM sqlnb_words AS w
+  CROSS JOIN sqlnb_stats AS s
+  CROSS JOIN sqlnb_size AS z
+  LEFT JOIN sqlnb_pivot AS p
+    ON p.word = w.word AND p.base = s.base
+) AS r;
+INSERT INTO sqlnb_base (
+  model,
+  class_id,
+  score,
+  n_zero,
+  presence
+)
+SELECT
+  p.model AS model,
+  p.class_id AS class_id,
+  p.log_prior + a.score AS score,
+  CASE WHEN p.log_prior IS NULL THEN 1 ELSE 0 END + a.n_zero AS n_zero,
+  TRUE AS presence
+FROM sqlnb_prior AS p
+JOIN (
+  SELECT
+    c.class_id AS class_id,
+    CASE c.class_id % 8
+      WHEN 0
+      THEN s.a0
+      WHEN 1
+      THEN s.a1
+      WHEN 2
+      THEN s.a2
+      WHEN 3
+      THEN s.a3
+      WHEN 4
+      THEN s.a4
+      WHEN 5
+      THEN s.a5
+      WHEN 6
+      THEN s.a6
+      WHEN 7
+      THEN s.a7
+    END AS score,
+    CASE c.class_id % 8
+      WHEN 0
+      THEN s.z0
+      WHEN 1
+      THEN s.z1
+      WHEN 2
+      THEN s.z2
+      WHEN 3
+      THEN s.z3
+      WHEN 4
+      THEN s.z4
+      WHEN 5
+      THEN s.z5
+      WHEN 6
+      THEN s.z6
+      WHEN 7
+      THEN s.z7
+    END AS n_zero
   FROM (
     SELECT
-      class_id,
-      word,
-      count
-    FROM sqlnb_word_counts
+      g.base AS base,
+      SUM(g.a0) AS a0,
+      SUM(g.z0) AS z0,
+      SUM(g.a1) AS a1,
+      SUM(g.z1) AS z1,
+      SUM(g.a2) AS a2,
+      SUM(g.z2) AS z2,
+      SUM(g.a3) AS a3,
+      SUM(g.z3) AS z3,
+      SUM(g.a4) AS a4,
+      SUM(g.z4) AS z4,
+      SUM(g.a5) AS a5,
+      SUM(g.z5) AS z5,
+      SUM(g.a6) AS a6,
+      SUM(g.z6) AS z6,
+      SUM(g.a7) AS a7,
+      SUM(g.z7) AS z7
+    FROM (
+      SELECT
+        -1 - s.base AS base,
+        SUBSTRING(s.word FROM 1 FOR 2) AS bucket,
+        SUM(COALESCE(s.w0, 0)) AS a0,
+        SUM(CASE WHEN s.w0 IS NULL THEN 1 ELSE 0 END) AS z0,
+        SUM(COALESCE(s.w1, 0)) AS a1,
+        SUM(CASE WHEN s.w1 IS NULL THEN 1 ELSE 0 END) AS z1,
+        SUM(COALESCE(s.w2, 0)) AS a2,
+        SUM(CASE WHEN s.w2 IS NULL THEN 1 ELSE 0 END) AS z2,
+        SUM(COALESCE(s.w3, 0)) AS a3,
+        SUM(CASE WHEN s.w3 IS NULL THEN 1 ELSE 0 END) AS z3,
+        SUM(COALESCE(s.w4, 0)) AS a4,
+        SUM(CASE WHEN s.w4 IS NULL THEN 1 ELSE 0 END) AS z4,
+        SUM(COALESCE(s.w5, 0)) AS a5,
+        SUM(CASE WHEN s.w5 IS NULL THEN 1 ELSE 0 END) AS z5,
+        SUM(COALESCE(s.w6, 0)) AS a6,
+        SUM(CASE WHEN s.w6 IS NULL THEN 1 ELSE 0 END) AS z6,
+        SUM(COALESCE(s.w7, 0)) AS a7,
+        SUM(CASE WHEN s.w7 IS NULL THEN 1 ELSE 0 END) AS z7
+      FROM "sqlnb_scoring" AS s
+      WHERE
+        s.model = 'spam' AND s.base < 0
+      GROUP BY
+        s.base,
+        SUBSTRING(s.word FROM 1 FOR 2)
+    ) AS g
+    GROUP BY
+      g.base
+  ) AS s
+  JOIN (
+    SELECT
+      class_id
+    FROM sqlnb_classes
     WHERE
       model = 'spam'
-  ) AS w
-  GROUP BY
-    w.word
-) AS p
-CROSS JOIN (
-  SELECT
-    *
-  FROM (
-    SELECT
-      SUM(CASE WHEN c.class_id = 0 THEN c.n_docs END) AS n0,
-      SUM(CASE WHEN c.class_id = 1 THEN c.n_docs END) AS n1
-    FROM (
-      SELECT
-        class_id,
-        n_docs
-      FROM sqlnb_classes
-      WHERE
-        model = 'spam'
-    ) AS c
-  ) AS n
-  CROSS JOIN (
-    SELECT
-      SUM(CASE WHEN g.class_id = 0 THEN g.count END) AS t0,
-      SUM(CASE WHEN g.class_id = 1 THEN g.count END) AS t1
-    FROM (
-      SELECT
-        class_id,
-        SUM(count) AS count
-      FROM sqlnb_word_counts
-      WHERE
-        model = 'spam'
-      GROUP BY
-        class_id
-    ) AS g
-  ) AS t
-) AS s;
-INSERT INTO "sqlnb_log_theta" (
-  model,
-  class_id,
-  label,
-  word,
-  log_theta
-)
-SELECT
-  s.model AS model,
-  c.class_id AS class_id,
-  c.label AS label,
-  s.word AS word,
-  CASE c.class_id - s.base WHEN 0 THEN s.w0 WHEN 1 THEN s.w1 END AS log_theta
-FROM "sqlnb_scoring" AS s
-JOIN (
-  SELECT
-    class_id,
-    label
-  FROM sqlnb_classes
-  WHERE
-    model = 'spam'
-) AS c
-  ON c.class_id - c.class_id % 32 = s.base
+  ) AS c
+    ON c.class_id - c.class_id % 8 = s.base
+) AS a
+  ON a.class_id = p.class_id
 WHERE
-  s.model = 'spam';
-INSERT INTO "sqlnb_log_absent" (
-  model,
-  class_id,
-  word,
-  log_absent
-)
-SELECT
-  s.model AS model,
-  c.class_id AS class_id,
-  s.word AS word,
-  CASE c.class_id - s.base WHEN 0 THEN s.a0 WHEN 1 THEN s.a1 END AS log_absent
-FROM "sqlnb_scoring" AS s
-JOIN (
-  SELECT
-    class_id,
-    label
-  FROM sqlnb_classes
-  WHERE
-    model = 'spam'
-) AS c
-  ON c.class_id - c.class_id % 32 = s.base
-WHERE
-  s.model = 'spam';
+  p.model = 'spam';
 INSERT INTO sqlnb_models (
   model,
   kind,

@@ -28,51 +28,48 @@ WITH sqlnb_input AS (
   FROM sqlnb_documents AS d
   CROSS JOIN (
     SELECT
-      p.class_id AS class_id,
-      p.log_prior + a.score AS score,
-      CASE WHEN p.log_prior IS NULL THEN 1 ELSE 0 END + a.n_zero AS n_zero
-    FROM sqlnb_prior AS p
-    JOIN (
-      SELECT
-        g.class_id AS class_id,
-        SUM(g.score) AS score,
-        SUM(g.n_zero) AS n_zero
-      FROM (
-        SELECT
-          class_id,
-          SUBSTRING(word, 1, 2) AS bucket,
-          SUM(COALESCE(log_absent, 0)) AS score,
-          SUM(CASE WHEN log_absent IS NULL THEN 1 ELSE 0 END) AS n_zero
-        FROM sqlnb_log_absent
-        WHERE
-          model = 'spam'
-        GROUP BY
-          class_id,
-          SUBSTRING(word, 1, 2)
-      ) AS g
-      GROUP BY
-        g.class_id
-    ) AS a
-      ON a.class_id = p.class_id
+      b.class_id AS class_id,
+      b.score AS score,
+      b.n_zero AS n_zero
+    FROM sqlnb_base AS b
     WHERE
-      p.model = 'spam'
+      b.model = 'spam'
   ) AS b
   LEFT JOIN (
     SELECT
       s.doc_id AS doc_id,
       c.class_id AS class_id,
-      CASE c.class_id - s.base WHEN 0 THEN s.w0 WHEN 1 THEN s.w1 END AS score,
+      CASE c.class_id % 8
+        WHEN 0
+        THEN s.w0
+        WHEN 1
+        THEN s.w1
+        WHEN 2
+        THEN s.w2
+        WHEN 3
+        THEN s.w3
+        WHEN 4
+        THEN s.w4
+        WHEN 5
+        THEN s.w5
+        WHEN 6
+        THEN s.w6
+        WHEN 7
+        THEN s.w7
+      END AS score,
       0 AS n_zero
     FROM (
       SELECT
         t.doc_id AS doc_id,
         w.base AS base,
-        SUM(t.count * (
-          w.w0 - w.a0
-        )) AS w0,
-        SUM(t.count * (
-          w.w1 - w.a1
-        )) AS w1
+        SUM(t.count * w.sign * w.w0) AS w0,
+        SUM(t.count * w.sign * w.w1) AS w1,
+        SUM(t.count * w.sign * w.w2) AS w2,
+        SUM(t.count * w.sign * w.w3) AS w3,
+        SUM(t.count * w.sign * w.w4) AS w4,
+        SUM(t.count * w.sign * w.w5) AS w5,
+        SUM(t.count * w.sign * w.w6) AS w6,
+        SUM(t.count * w.sign * w.w7) AS w7
       FROM (
         SELECT DISTINCT
           x.doc_id AS doc_id,
@@ -82,10 +79,24 @@ WITH sqlnb_input AS (
         WHERE
           x.count > 0
       ) AS t
-      JOIN `sqlnb_scoring` AS w
+      JOIN (
+        SELECT
+          s.word AS word,
+          CASE WHEN s.base < 0 THEN -1 ELSE 1 END AS sign,
+          CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END AS base,
+          s.w0 AS w0,
+          s.w1 AS w1,
+          s.w2 AS w2,
+          s.w3 AS w3,
+          s.w4 AS w4,
+          s.w5 AS w5,
+          s.w6 AS w6,
+          s.w7 AS w7
+        FROM `sqlnb_scoring` AS s
+        WHERE
+          s.model = 'spam'
+      ) AS w
         ON w.word = t.word
-      WHERE
-        w.model = 'spam'
       GROUP BY
         t.doc_id,
         w.base
@@ -97,7 +108,7 @@ WITH sqlnb_input AS (
       WHERE
         model = 'spam'
     ) AS c
-      ON c.class_id - c.class_id % 32 = s.base
+      ON c.class_id - c.class_id % 8 = s.base
   ) AS s
     ON s.doc_id = d.doc_id AND s.class_id = b.class_id
 ), sqlnb_posterior AS (
