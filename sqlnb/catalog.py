@@ -29,7 +29,10 @@ MODELS = ModelTable(
 )
 CLASSES = ModelTable("sqlnb_classes", ("class_id", "label", "n_docs"), counts=True)
 PRIOR = ModelTable("sqlnb_prior", ("class_id", "label", "log_prior"))
-SHARED = (MODELS, CLASSES, PRIOR)
+TOKENIZERS = ModelTable(
+    "sqlnb_tokenizers", ("settings", "lowercase", "pattern", "ngram_min", "ngram_max")
+)
+SHARED = (MODELS, CLASSES, PRIOR, TOKENIZERS)
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ def deletes(model: str, which: Iterable[ModelTable]) -> list[exp.Expr]:
 def replacing(db: Database, model: str, the_kind: Kind) -> list[exp.Expr]:
     """The statements before writing model ``model`` of ``the_kind`` anew: create the tables,
     then delete the rows of the model it replaces, whatever its kind."""
-    stale = {t.name: t for t in (CLASSES, PRIOR, *the_kind.tables)}
+    stale = {t.name: t for t in (*SHARED[1:], *the_kind.tables)}
     previous = row(db, model)
     if previous is not None and previous["kind"] in KINDS:
         stale.update({t.name: t for t in KINDS[previous["kind"]].tables})

@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import sqlglot
-from rich.console import Console
 from rich.table import Table
 from sqlglot import exp
 
@@ -28,7 +27,9 @@ SENTENCES = [
 ]
 
 
-def run(path: Path, console: Console) -> None:
+def run(path: Path) -> None:
+    from sqlnb.cli.console import display
+
     start = time.perf_counter()
     db = Database.connect(str(path), create=True)
     db.write_table("reviews", exp.select("*").from_(source_node(str(DATA))), replace=True)
@@ -42,20 +43,20 @@ def run(path: Path, console: Console) -> None:
         )
         for split in ("train", "test")
     )
-    console.print(
+    display(
         f"[bold]sqlnb demo[/bold] in {path}: {n_train} training and {n_test} test "
         "fine-food reviews (labels: great, other)"
     )
 
     model = sqlnb.train(db, Docs("train_docs"), model="reviews")
     info = model.info
-    console.print(
+    display(
         f"trained multinomial model 'reviews' from raw text, tokenized in SQL: "
         f"{int(info['n_docs'])} documents, vocabulary of {info['n_features']} words"
     )
 
     result = model.evaluate(Docs("test_docs"))
-    console.print(
+    display(
         f"test split: accuracy {result['accuracy']:.4f}, macro-F1 "
         f"{result['macro_f1']:.4f}, log-loss {result['log_loss']:.4f} "
         "(CountVectorizer + MultinomialNB, same pattern: 0.8010)"
@@ -82,7 +83,7 @@ def run(path: Path, console: Console) -> None:
     )
     for text, label, p in db.fetch(sqlglot.parse_one(query, read="duckdb")):
         table.add_row(text, label, f"{p:.3f}")
-    console.print(table)
+    display(table)
 
     words = Table("label", "most indicative words", title="what the model learned")
     by_class: dict[str, list[str]] = {}
@@ -90,15 +91,13 @@ def run(path: Path, console: Console) -> None:
         by_class.setdefault(w["label"], []).append(w["word"])
     for label, ws in by_class.items():
         words.add_row(label, ", ".join(ws))
-    console.print(words)
+    display(words)
 
-    console.print(
+    display(
         "tables: reviews, train_docs, test_docs, test_predictions, sentences; the model: "
         "sqlnb_models, sqlnb_classes, sqlnb_word_counts, sqlnb_prior, sqlnb_log_theta, "
         "sqlnb_scoring; "
         "macros: sqlnb_classify, sqlnb_proba, sqlnb_predict"
     )
-    console.print(
-        f"done in {time.perf_counter() - start:.1f} s. Try: sqlnb show {path} --model reviews"
-    )
+    display(f"done in {time.perf_counter() - start:.1f} s. Try: sqlnb show {path} --model reviews")
     db.close()

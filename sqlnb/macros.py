@@ -3,25 +3,35 @@
     SELECT id, sqlnb_classify('spam', body), sqlnb_proba('spam', body) FROM emails;
     SELECT * FROM sqlnb_predict('spam', 'new_tokens');
 
-They are rewritten, in the same transaction, whenever a model is trained or dropped: each holds
-the shared prediction pipeline of every text model, chosen by name. A model trained from a
-tokens table has no tokenizer of its own: its macros tokenize with the default settings.
+Each macro holds one prediction pipeline for every text model, the model a parameter: the
+scoring reads the model's rows (how a word counts, its weights, its base), so training a model
+does not change the macros. Only the tokenizer must be written into them (DuckDB compiles a
+regular expression only when it is a constant): the macros tokenize with each distinct
+tokenizer of the database's text models, chosen by the model's row of sqlnb_tokenizers, and
+are rewritten, in the training's transaction, when a training brings a tokenizer they do not
+have (sqlnb_functions records the ones they do). An unknown model name, and text for a model
+trained from a tokens table (which has no tokenizer), are errors that name the model.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import json
 from dataclasses import dataclass
 
 from sqlglot import exp
 
-from sqlnb import catalog, pipeline, templates
-from sqlnb.catalog import Entry
+from sqlnb import templates
+from sqlnb.catalog import TOKENIZERS
 from sqlnb.engine import Database
-from sqlnb.inputs import Docs, Tokens, type_family
+from sqlnb.inputs import Docs, Tokens
+from sqlnb.kinds.text import BASE, any_base, any_parts
+from sqlnb.pipeline import DOCUMENTS, JLL, POSTERIOR, Pipeline
 from sqlnb.tokenizer import Tokenizer
+from sqlnb.version import __version__
 
-MACROS = ("sqlnb_classify", "sqlnb_proba", "sqlnb_predict")
+MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in ("sqlnb_model", "sqlnb_text", "sqlnb_tokens"))
+RECORD = "sqlnb_functions"
+INPUT = "sqlnb_input"
 
 
 @dataclass(frozen=True)
@@ -29,81 +39,123 @@ class _Text(Docs):
     """The macro's text argument as a one-row docs table."""
 
     def node(self) -> exp.Expr:
-        return exp.select(
-            exp.convert(1).as_("doc_id"), exp.column("sqlnb_text").as_("text")
-        ).subquery("s")
+        return exp.select(exp.convert(1).as_("doc_id"), TEXT.as_("text")).subquery("s")
 
     def check(self, db: Database) -> None:
         pass
 
 
-@dataclass(frozen=True)
-class _TokensArgument(Tokens):
-    """The macro's tokens-table argument, read with query_table()."""
-
-    def query(self, db: Database) -> exp.Select:
-        source = exp.Table(
-            this=exp.Anonymous(this="query_table", expressions=[exp.column("sqlnb_tokens")])
-        )
-        return self.render(templates.col("count", quoted=True), source)
-
-
 def refresh(db: Database) -> None:
-    """Rewrite the macros for the database's text models (or drop them), where the engine has
-    macros."""
-    if db.dialect.name != "duckdb":
+    """Keep the macros current after a training, append, retune, import or drop (inside its
+    transaction): rewrite them if the database's tokenizers changed, else leave them."""
+    if db.dialect.name != "duckdb" or not db.exists(TOKENIZERS.node()):
         return
-    entries = [catalog.entry(db, m["model"]) for m in catalog.entries(db)]
-    for statement in statements(db, entries):
+    keys = [r[0] for r in db.fetch(_distinct_tokenizers())]
+    record = exp.to_table(RECORD)
+    wanted = sorted((__version__, k) for k in keys) or [(__version__, None)]
+    if db.exists(record):
+        built = db.fetch(exp.select("version", "settings").from_(record))
+        if sorted(built, key=str) == sorted(wanted, key=str):
+            return
+    for statement in statements(db, keys):
         db.execute(statement)
 
 
-def statements(db: Database, entries: list[Entry]) -> list[exp.Expr]:
-    """The statements that (re)create the macros for these text models, or drop them."""
-    models = [e for e in entries if Docs in e.kind.reads]
-    if not models:
-        return [templates.render("macros/drop.sql", macro=exp.to_table(name)) for name in MACROS]
-    mixed = len({type_family(m.label_type) for m in models}) > 1
-    name = exp.column("sqlnb_model")
+def _distinct_tokenizers() -> exp.Select:
+    return exp.select("settings").distinct().from_(TOKENIZERS.node()).order_by("settings")
+
+
+def statements(db: Database, keys: list[str]) -> list[exp.Expr]:
+    """The statements that (re)write the three macros for the tokenizers ``keys`` (canonical
+    JSON, see :meth:`Tokenizer.key`) and record them."""
+    record = exp.to_table(RECORD)
+    rows = [
+        exp.select(exp.convert(__version__).as_("version"), exp.convert(k).as_("settings"))
+        for k in keys
+    ] or [exp.select(exp.convert(__version__).as_("version"), exp.null().as_("settings"))]
+    recorded: exp.Query = rows[0]
+    for row in rows[1:]:
+        recorded = exp.union(recorded, row, distinct=False)
+    text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
 
     def scalar(column: str) -> exp.Expr:
-        ifs = []
-        for m in models:
-            query = pipeline.prediction(
-                db, _with_tokenizer(m), _Text("sqlnb_text"), check=False, guard=False
-            )
-            value: exp.Expr = exp.column(column)
-            if column == "label" and mixed:
-                value = exp.cast(value, "VARCHAR")
-            pick = exp.select(value).from_(query.subquery("q"))
-            ifs.append(exp.If(this=name.eq(exp.convert(m.name)), true=pick.subquery()))
-        return exp.Case(ifs=ifs)
+        value = exp.select(exp.column(column, "q")).from_(text.subquery("q")).subquery()
+        why = (
+            "has no tokenizer (it was not trained from text): classify its tokens with "
+            "sqlnb_predict"
+        )
+        return _checked(TOKENIZERS.node(), why, value)
 
-    branches = []
-    for m in models:
-        query = pipeline.prediction(
-            db, m, _TokensArgument("sqlnb_tokens"), check=False, guard=False
-        )
-        label: exp.Expr = exp.column("label")
-        if mixed:
-            label = exp.cast(label, "VARCHAR")
-        branches.append(
-            exp.select(exp.column("doc_id"), label.as_("label"), exp.column("proba"))
-            .from_(query.subquery("q"))
-            .where(name.eq(exp.convert(m.name)))
-        )
-    union: exp.Query = branches[0]
-    for branch in branches[1:]:
-        union = exp.union(union, branch, distinct=False)
+    tokens = Tokens("sqlnb_tokens").render(
+        templates.col("count", quoted=True),
+        exp.Table(this=exp.Anonymous(this="query_table", expressions=[TOKENS_ARG])),
+    )
+    documents = templates.select("input/documents.sql", source=exp.to_table(INPUT))
+    table = _labels(tokens, documents)
+    ok = exp.select(_checked(BASE.node(), "is not a text model", exp.true()).as_("ok"))
+    checked_table = (
+        exp.select("*")
+        .from_(table.subquery("q"))
+        .join(ok.subquery("g"), join_type="CROSS")
+        .where(exp.column("ok", "g"))
+    )
     return [
+        templates.render("catalog/create_functions.sql"),
+        exp.delete(record),
+        exp.insert(recorded, record, columns=["version", "settings"]),
         templates.render("macros/classify.sql", body=scalar("label")),
         templates.render("macros/proba.sql", body=scalar("proba")),
-        templates.render("macros/predict.sql", body=union.subquery("b")),
+        templates.render("macros/predict.sql", body=checked_table.subquery("b")),
     ]
 
 
-def _with_tokenizer(entry: Entry) -> Entry:
-    if entry.params.get("tokenizer"):
-        return entry
-    params = {**entry.params, "tokenizer": Tokenizer().as_dict()}
-    return dataclasses.replace(entry, params=params)
+def _checked(needs: exp.Table, why: str, value: exp.Expr) -> exp.Expr:
+    (expression,) = templates.expressions(
+        "macros/check.sql", needs=needs, why=why, value=value
+    ).values()
+    return expression
+
+
+def _tokens(db: Database, keys: list[str]) -> exp.Query:
+    """The macro's text as tokens, by the model's own tokenizer: with one tokenizer in the
+    database, that one; with several, each where the model has it."""
+    branches: list[exp.Query] = []
+    for key in keys:
+        query: exp.Query = Tokenizer.from_dict(json.loads(key)).tokens(
+            _Text("sqlnb_text"), db, grouped=False
+        )
+        if len(keys) > 1:
+            mine = (
+                exp.select("model")
+                .from_(TOKENIZERS.node())
+                .where(exp.column("settings").eq(exp.convert(key)))
+            )
+            query = exp.select("*").from_(query.subquery("k")).where(MODEL.isin(query=mine))
+        branches.append(query)
+    if not branches:  # no tokenizer yet: no token (the check refuses every model)
+        empty = exp.select(
+            exp.convert(1).as_("doc_id"),
+            exp.cast(exp.null(), "VARCHAR").as_("word"),
+            exp.cast(exp.convert(1), "DOUBLE").as_("count"),
+        ).where(exp.false())
+        branches.append(empty)
+    union = branches[0]
+    for branch in branches[1:]:
+        union = exp.union(union, branch, distinct=False)
+    return union
+
+
+def _labels(tokens: exp.Query, documents: exp.Query) -> exp.Select:
+    """(doc_id, label, proba) of the documents, scored from ``tokens`` by the model
+    ``sqlnb_model`` whatever its kind (see :func:`sqlnb.kinds.text.any_parts`)."""
+    jll = templates.select(
+        "predict/jll.sql",
+        documents=exp.to_table(DOCUMENTS),
+        base=any_base(MODEL),
+        parts=any_parts(MODEL, exp.select("*").from_(INPUT)),
+    )
+    posterior = templates.select("predict/posterior.sql", jll=exp.to_table(JLL))
+    final = templates.select("macros/label.sql", posterior=exp.to_table(POSTERIOR))
+    return Pipeline(
+        [(INPUT, tokens), (DOCUMENTS, documents), (JLL, jll), (POSTERIOR, posterior)]
+    ).select(final)

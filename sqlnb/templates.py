@@ -83,9 +83,22 @@ def render(name: str, **bindings: Binding) -> exp.Expr:
         extra = sorted(set(bindings) - wanted)
         raise SqlnbError(f"sql/{name}: unbound placeholders {missing}, unknown bindings {extra}")
     tree = parsed(name).copy()
+    used: set[int] = set()
     for node in list(tree.find_all(exp.Placeholder)):
-        _bind(node, bindings[node.name])
+        _bind(node, _own(bindings[node.name], used))
     return tree
+
+
+def _own(value: Binding, used: set[int]) -> Binding:
+    """A node to put into a tree: a query itself while it belongs to no tree (it was built for
+    this binding: copying large queries is most of the cost of building SQL), else a copy (a
+    node used twice or part of another tree; and every small node, which a caller may reuse)."""
+    if not isinstance(value, exp.Expr):
+        return value
+    if isinstance(value, exp.Query) and value.parent is None and id(value) not in used:
+        used.add(id(value))
+        return value
+    return value.copy()
 
 
 def select(name: str, **bindings: Binding) -> exp.Select:
@@ -119,19 +132,18 @@ def _bind(node: exp.Placeholder, value: Binding) -> None:
         if isinstance(value, exp.Subquery):  # the query inside, under the template's alias
             value = value.this
         if isinstance(value, exp.Query):
-            parent.replace(exp.Subquery(this=value.copy(), alias=alias))
+            parent.replace(exp.Subquery(this=value, alias=alias))
             return
         if isinstance(value, exp.Table):
-            new = value.copy()
             if alias is not None:
-                new.set("alias", alias)
-            parent.replace(new)
+                value.set("alias", alias)
+            parent.replace(value)
             return
         raise SqlnbError(f"placeholder ${node.name} stands for a table: bind a table or a query")
     if isinstance(value, exp.Query):
-        node.replace(exp.Subquery(this=value.copy()))
+        node.replace(exp.Subquery(this=value))
     elif isinstance(value, exp.Expr):
-        node.replace(value.copy())
+        node.replace(value)
     else:
         node.replace(exp.convert(value))
 

@@ -62,6 +62,22 @@ class Tokenizer:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def key(self) -> str:
+        """The settings as canonical JSON: equal tokenizers have equal keys."""
+        return json.dumps(self.as_dict(), sort_keys=True)
+
+    def record(self, model: str) -> exp.Expr:
+        """Insert the tokenizer of ``model`` into sqlnb_tokenizers."""
+        return templates.render(
+            "train/tokenizer.sql",
+            model=model,
+            settings=self.key(),
+            lowercase=self.lowercase,
+            pattern=self.pattern,
+            ngram_min=self.ngrams[0],
+            ngram_max=self.ngrams[1],
+        )
+
     def tokens(self, docs: Docs, db: Database, *, grouped: bool = True) -> exp.Select:
         """The query of the tokens table (doc_id, word, count) of a docs table; not
         ``grouped``, one row per occurrence with count 1 (as a model's input)."""
@@ -86,17 +102,23 @@ class Tokenizer:
             source=docs.node(),
             **bindings,
         )
-        kept = templates.render(
+        counting = "tokenize/count.sql" if grouped else "tokenize/rows.sql"
+        if self.ngrams == (1, 1):  # words alone: no positions, no windows
+            kept: exp.Expr = exp.true()
+            if self.stop_words:
+                stop = exp.select("word").from_(_words(self.stop_words))
+                kept = exp.not_(exp.column("token", table="m").isin(query=stop))
+            words = templates.select("tokenize/words.sql", matches=matches.subquery("m"), kept=kept)
+            return templates.select(counting, grams=words.subquery("g"))
+        positions = templates.render(
             "tokenize/kept.sql", matches=matches.subquery("m"), stop_words=_words(self.stop_words)
         )
         low, high = self.ngrams
         grams: exp.Query = self._grams(low)
         for n in range(low + 1, high + 1):
             grams = exp.union(grams, self._grams(n), distinct=False)
-        counted = templates.select(
-            "tokenize/count.sql" if grouped else "tokenize/rows.sql", grams=grams.subquery("g")
-        )
-        return counted.with_("sqlnb_kept", as_=kept)
+        counted = templates.select(counting, grams=grams.subquery("g"))
+        return counted.with_("sqlnb_kept", as_=positions)
 
     def write(self, db: Database, docs: Docs, output: str, *, replace: bool = False) -> int:
         """Create table ``output`` with the tokens of ``docs``; returns its number of rows."""

@@ -14,7 +14,7 @@ from typing import Any
 from sqlglot import exp
 
 from sqlnb import catalog, macros, templates
-from sqlnb.catalog import CLASSES, MODELS, PRIOR, Entry
+from sqlnb.catalog import CLASSES, MODELS, Entry
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Hyperparameters, Pruning, check_class_prior, prior_bindings
@@ -88,11 +88,14 @@ def parameters(
     """The derived tables (prior, the kind's parameters) and the catalog row, from the
     counts."""
     weight, total = prior_bindings(params)
-    return [
+    statements = [
         templates.render("train/prior.sql", model=model, weight=weight, total=total),
         *the_kind.derive(model, params),
         catalog.record(model, the_kind, params, label_type),
     ]
+    if params.get("tokenizer"):
+        statements.append(Tokenizer.from_dict(params["tokenizer"]).record(model))
+    return statements
 
 
 def train(
@@ -164,7 +167,7 @@ def append(
             )
     staging, merged = model + "\x1fbatch", model + "\x1fmerged"
     counts = (CLASSES, *(t for t in the_kind.tables if t.counts))
-    derived = (PRIOR, *(t for t in the_kind.tables if not t.counts))
+    derived = catalog.derived(the_kind)
     labeled = templates.render("input/labeled.sql", labels=batch.labels_query)
     sort_key: exp.Expr = exp.column("label", table="g")
     if type_family(current.label_type) != "text":

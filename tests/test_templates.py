@@ -138,3 +138,13 @@ def test_a_training_leaves_the_connections_settings_as_they_were(con, order):
     sqlnb.train(con, "t", "l", model="m").predict_to("t", "out")
     setting = con.execute("SELECT current_setting('preserve_insertion_order')").fetchone()[0]
     assert setting is order
+
+
+def test_the_wide_table_has_a_column_per_class_of_a_block():
+    from sqlnb.kinds import wide
+
+    columns = [c.name for c in templates.parsed(wide.CREATE).find_all(exp.ColumnDef)]
+    assert columns == ["model", "word", "base", *(f"w{j}" for j in range(wide.BLOCK))]
+    for view in ("catalog/create_log_theta.sql", "catalog/create_log_absent.sql"):
+        text = (templates.sql_dir() / view).read_text()
+        assert f"% {wide.BLOCK}" in text and f"s.w{wide.BLOCK - 1}" in text

@@ -11,7 +11,7 @@ import typer
 
 from sqlnb import files, pipeline, training, tuning
 from sqlnb.cli.app import command, print_script
-from sqlnb.cli.console import errors, fail, opened, out
+from sqlnb.cli.console import echo, errors, fail, opened
 from sqlnb.cli.options import (
     DATA,
     HYPER,
@@ -82,7 +82,7 @@ def train(
             print_script(plan.script(dialect))
             return
         entry = plan.apply()
-    out.print(
+    echo(
         f"{'appended to' if append else 'trained'} {entry.kind_name} model {model_name!r}: "
         f"{int(entry.info['n_docs'])} documents, "
         f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
@@ -98,7 +98,7 @@ def retune(
     with opened(db) as database:
         entry = training.retune(database, model_name, hyper).apply()
     shown = {k: v for k, v in entry.params.items() if k not in ("features", "tokenizer", "pruning")}
-    out.print(f"retuned model {model_name!r}: {json.dumps(shown)}", markup=False)
+    echo(f"retuned model {model_name!r}: {json.dumps(shown)}")
 
 
 @command(sql="Print the SQL script that `sqlnb predict` would run.", run_only=("replace", "unseen"))
@@ -125,7 +125,7 @@ def predict(
             print_script(dialects.script(statements, dialect))
             return
         n = m.predict_to(data, output, proba=proba, replace=replace, unseen=unseen)
-    out.print(f"wrote {n} rows to {output}")
+    echo(f"wrote {n} rows to {output}")
 
 
 @command(
@@ -189,7 +189,7 @@ def classify(
             else Tokens(tokens or "tokens", doc_column, word_column, count_column)
         )
         n = m.classify(table, id_name, source, into, proba_into)
-    out.print(f"classified {n} rows of {table} into {into}")
+    echo(f"classified {n} rows of {table} into {into}")
 
 
 @command()
@@ -212,7 +212,7 @@ def tokenize(
         n = chosen.write(
             database, Docs(docs, id_column or "doc_id", text_column), output, replace=replace
         )
-    out.print(f"wrote {n} rows to {output}")
+    echo(f"wrote {n} rows to {output}")
 
 
 @command("tune")
@@ -257,7 +257,7 @@ def export_model(
     """Write a model (counts, hyperparameters, tokenizer, version) as Parquet files."""
     with opened(db) as database:
         written = files.export_model(database, model_name, to)
-    out.print(f"wrote model {model_name!r} to {to} ({len(written)} files)")
+    echo(f"wrote model {model_name!r} to {to} ({len(written)} files)")
 
 
 @command("import")
@@ -271,7 +271,7 @@ def import_model(
     """Load a model file into any supported engine (replacing a model of that name)."""
     with opened(db, create=True) as database:
         name = files.import_model(database, path, model_name)
-    out.print(f"imported model {name!r}")
+    echo(f"imported model {name!r}")
 
 
 @command("drop")
@@ -279,7 +279,7 @@ def drop_model(db: DbArg, model_name: ModelOpt = "default") -> None:
     """Remove a model."""
     with opened(db) as database:
         training.drop(database, model_name)
-    out.print(f"dropped model {model_name!r}")
+    echo(f"dropped model {model_name!r}")
 
 
 @command()
@@ -290,4 +290,4 @@ def demo(
     from sqlnb import demo as demo_module
 
     with errors():
-        demo_module.run(path, out)
+        demo_module.run(path)

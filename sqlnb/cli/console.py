@@ -9,13 +9,22 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 import typer
-from rich.console import Console
 
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+
+def echo(line: str) -> None:
+    """One line of results on stdout, as it is (never wrapped)."""
+    sys.stdout.write(line + "\n")
+
+
+def display(renderable: Any) -> None:
+    """A table (rich) on stdout: fitted to a terminal; in a pipe or a file, at full width."""
+    from rich.console import Console
+
+    wide = None if sys.stdout.isatty() else 10_000
+    Console(highlight=False, width=wide, soft_wrap=wide is not None).print(renderable)
 
 
 def fail(message: str) -> NoReturn:
@@ -43,13 +52,14 @@ def opened(db: str, *, create: bool = False) -> Iterator[Database]:
         database = Database.connect(db, create=create)
     try:
         if sys.stderr.isatty():
+            from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
             with Progress(
                 TextColumn("running SQL"),
                 BarColumn(),
                 TimeElapsedColumn(),
-                console=err,
+                console=Console(stderr=True, highlight=False),
                 transient=True,
             ) as bar:
                 task = bar.add_task("sql", total=100)

@@ -10,21 +10,22 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from sqlnb import catalog
 from sqlnb.cli.app import command
-from sqlnb.cli.console import opened, out
+from sqlnb.cli.console import display, echo, opened
 from sqlnb.cli.options import LABELED, SOURCE, TRUTH, DbArg, ModelOpt, ReplaceOpt, uses
 from sqlnb.inputs import Labels, Source
 from sqlnb.model import load
 
 
 def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) -> None:
+    from rich.table import Table
+
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return
-    out.print(
+    echo(
         f"model {model_name!r} on {result['n_docs']} documents: accuracy "
         f"{result['accuracy']:.4f}, macro-F1 {result['macro_f1']:.4f}, "
         f"log-loss {result['log_loss']:.4f}"
@@ -38,16 +39,18 @@ def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) 
             f"{r['f1']:.4f}",
             str(r["support"]),
         )
-    out.print(per_class)
+    display(per_class)
     labels_seen = list(result["per_class"])
     counts = {(c["true"], c["predicted"]): c["count"] for c in result["confusion"]}
     matrix = Table("true \\ predicted", *labels_seen, title="confusion matrix")
     for t in labels_seen:
         matrix.add_row(t, *(str(counts.get((t, p), 0)) for p in labels_seen))
-    out.print(matrix)
+    display(matrix)
 
 
 def print_tuning(result: dict[str, Any], folds: int, *, as_json: bool) -> None:
+    from rich.table import Table
+
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return
@@ -55,7 +58,7 @@ def print_tuning(result: dict[str, Any], folds: int, *, as_json: bool) -> None:
     for r in result["results"]:
         best = " (best)" if r["alpha"] == result["best_alpha"] else ""
         shown.add_row(f"{r['alpha']:g}{best}", f"{r['accuracy']:.4f}", f"{r['log_loss']:.4f}")
-    out.print(shown)
+    display(shown)
 
 
 @command()
@@ -66,16 +69,18 @@ def show(
 ) -> None:
     """A model's classes, priors and counts; its most indicative words per class (text), or
     its per-class means, variances and category probabilities (tables)."""
+    from rich.table import Table
+
     with opened(db) as database:
         m = load(database, model_name)
         classes, described = m.classes(), m.describe(top)
-    out.print(f"model {m.name!r}: {m.kind_name}, {json.dumps(m.params)}")
+    echo(f"model {m.name!r}: {m.kind_name}, {json.dumps(m.params)}")
     table = Table("label", "documents", "prior", "log prior")
     for c in classes:
         lp = c["log_prior"]
         prior = "0" if lp is None else f"{math.exp(lp):.4f}"
         table.add_row(c["label"], f"{c['n_docs']:g}", prior, "-inf" if lp is None else f"{lp:.4f}")
-    out.print(table)
+    display(table)
     if described.get("words"):
         by_class: dict[str, list[str]] = {}
         for w in described["words"]:
@@ -83,17 +88,17 @@ def show(
         indicative = Table("label", f"top {top} words", title="most indicative words")
         for label, ws in by_class.items():
             indicative.add_row(label, ", ".join(ws))
-        out.print(indicative)
+        display(indicative)
     if described.get("gaussian"):
         normal = Table("feature", "label", "mean", "variance", title="Gaussian features")
         for g in described["gaussian"]:
             normal.add_row(g["feature"], g["label"], f"{g['mean']:.6g}", f"{g['var']:.6g}")
-        out.print(normal)
+        display(normal)
     if described.get("categories"):
         cats = Table("feature", "value", "label", "probability", title="categorical features")
         for c in described["categories"]:
             cats.add_row(c["feature"], c["value"], c["label"], f"{c['probability']:.4f}")
-        out.print(cats)
+        display(cats)
 
 
 @command("models")
@@ -102,6 +107,8 @@ def list_models(
     as_json: Annotated[bool, typer.Option("--json", help="Print only JSON.")] = False,
 ) -> None:
     """The models in a database: name, kind, hyperparameters, classes, sizes, trained-at."""
+    from rich.table import Table
+
     with opened(db) as database:
         rows = catalog.entries(database)
     if as_json:
@@ -121,7 +128,7 @@ def list_models(
             str(r["n_features"]),
             str(r["trained_at"]),
         )
-    out.print(table)
+    display(table)
 
 
 @command()
@@ -140,12 +147,14 @@ def explain(
 ) -> None:
     """Why each document got its label rather than the runner-up: each word's (or feature's)
     contribution, and the prior's; they add up to the log-posterior difference."""
+    from rich.table import Table
+
     with opened(db) as database:
         m = load(database, model_name)
         query = m.explanation_query(data, doc=doc, top=top)
         if output is not None:
             n = database.write_table(output, query, replace=replace)
-            out.print(f"wrote {n} rows to {output}")
+            echo(f"wrote {n} rows to {output}")
             return
         rows = database.fetch(query)
     shown = Table("doc_id", "feature", "contribution")
@@ -153,7 +162,7 @@ def explain(
         rows, key=lambda r: (str(r[0]), r[1] == "(prior)", -abs(r[2] or 0))
     ):
         shown.add_row(str(doc_id), feature, "" if contribution is None else f"{contribution:+.4f}")
-    out.print(shown)
+    display(shown)
 
 
 @command()
@@ -167,7 +176,7 @@ def weights(
     with opened(db) as database:
         m = load(database, model_name)
         n = database.write_table(output, m.weights_query(), replace=replace)
-    out.print(f"wrote {n} rows to {output}")
+    echo(f"wrote {n} rows to {output}")
 
 
 @command()
@@ -187,10 +196,8 @@ def report(
     with opened(db) as database:
         m = load(database, model_name)
         numbers = write_report(m, data, labels, html)
-    out.print(
+    echo(
         f"wrote {html}: model {model_name!r} on {numbers['n_docs']} documents, accuracy "
         f"{numbers['accuracy']:.4f}, macro-F1 {numbers['macro_f1']:.4f}, log-loss "
-        f"{numbers['log_loss']:.4f}, Brier {numbers['brier']:.4f}",
-        markup=False,
-        soft_wrap=True,
+        f"{numbers['log_loss']:.4f}, Brier {numbers['brier']:.4f}"
     )

@@ -190,6 +190,26 @@ class Bernoulli(TextKind):
         return templates.render("bernoulli/base.sql", model=model, absent=wide.absent_sums(model))
 
 
+def any_parts(model: Name, tokens: exp.Query) -> exp.Expr:
+    """The parts of the joint log-likelihood of any text model, whatever its kind: how a word
+    counts (by its count, or once) is read from the model's sqlnb_base, and probability-0
+    factors and Bernoulli's rows of log(1 - theta) are always allowed for. For SQL functions
+    that serve every text model (slower than a kind's own :meth:`TextKind.parts`)."""
+    presence = (
+        exp.select(exp.Max(this=exp.column("presence", "b")))
+        .from_(exp.alias_(exp.to_table(BASE.name), "b", table=True))
+        .where(exp.column("model", "b").eq(exp.convert(model)))
+        .subquery()
+    )
+    scored = templates.select("text/scored.sql", tokens=tokens, presence=presence)
+    return wide.parts(model, scored, zeros=True, absent=True)
+
+
+def any_base(model: Name) -> exp.Expr:
+    """The per-class base of any text model (see :func:`any_parts`)."""
+    return templates.render("text/base.sql", model=model)
+
+
 def _beta(params: Params) -> float:
     """Bernoulli's beta: alpha unless given."""
     return float(params["alpha"] if params["beta"] is None else params["beta"])

@@ -22,6 +22,14 @@ CREATE TABLE IF NOT EXISTS sqlnb_prior (
   label STRING,
   log_prior FLOAT64
 );
+CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
+  model STRING,
+  settings STRING,
+  lowercase BOOL,
+  pattern STRING,
+  ngram_min INT64,
+  ngram_max INT64
+);
 CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   model STRING,
   class_id INT64,
@@ -116,6 +124,9 @@ DELETE FROM `sqlnb_prior`
 WHERE
   model = 'spam';
 DELETE FROM `sqlnb_scoring`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_tokenizers`
 WHERE
   model = 'spam';
 DELETE FROM `sqlnb_word_counts`

@@ -22,6 +22,14 @@ CREATE TABLE IF NOT EXISTS sqlnb_prior (
   label TEXT,
   log_prior DOUBLE PRECISION
 );
+CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
+  model TEXT,
+  settings TEXT,
+  lowercase BOOLEAN,
+  pattern TEXT,
+  ngram_min BIGINT,
+  ngram_max BIGINT
+);
 CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   model TEXT,
   class_id BIGINT,
@@ -116,6 +124,9 @@ DELETE FROM "sqlnb_prior"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_scoring"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_tokenizers"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_word_counts"

@@ -21,6 +21,14 @@ CREATE TABLE IF NOT EXISTS sqlnb_prior (
   label STRING,
   log_prior DOUBLE
 );
+CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
+  model STRING,
+  settings STRING,
+  lowercase BOOLEAN,
+  pattern STRING,
+  ngram_min BIGINT,
+  ngram_max BIGINT
+);
 CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   model STRING,
   class_id BIGINT,
@@ -152,6 +160,16 @@ WHERE
 DROP TABLE IF EXISTS `sqlnb_scoring`;
 ALTER TABLE sqlnb_scoring__sqlnb_keep
 RENAME TO `sqlnb_scoring`;
+DROP TABLE IF EXISTS sqlnb_tokenizers__sqlnb_keep;
+CREATE TABLE sqlnb_tokenizers__sqlnb_keep AS
+SELECT
+  *
+FROM `sqlnb_tokenizers`
+WHERE
+  NOT model = 'spam';
+DROP TABLE IF EXISTS `sqlnb_tokenizers`;
+ALTER TABLE sqlnb_tokenizers__sqlnb_keep
+RENAME TO `sqlnb_tokenizers`;
 DROP TABLE IF EXISTS sqlnb_word_counts__sqlnb_keep;
 CREATE TABLE sqlnb_word_counts__sqlnb_keep AS
 SELECT

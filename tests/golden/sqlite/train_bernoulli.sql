@@ -22,6 +22,14 @@ CREATE TABLE IF NOT EXISTS sqlnb_prior (
   label TEXT,
   log_prior REAL
 );
+CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
+  model TEXT,
+  settings TEXT,
+  lowercase INTEGER,
+  pattern TEXT,
+  ngram_min INTEGER,
+  ngram_max INTEGER
+);
 CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   model TEXT,
   class_id INTEGER,
@@ -116,6 +124,9 @@ DELETE FROM "sqlnb_prior"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_scoring"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_tokenizers"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_word_counts"

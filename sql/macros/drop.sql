@@ -1,2 +1,0 @@
--- Remove one of sqlnb's macros (when no text model is left).
-DROP MACRO IF EXISTS $macro
