@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from sqlnb import templates
+from sqlnb import cache, templates
 from sqlnb.catalog import TOKENIZERS
 from sqlnb.engine import Database
 from sqlnb.inputs import Docs, Tokens
@@ -57,8 +57,13 @@ def refresh(db: Database) -> None:
         built = db.fetch(exp.select("version", "settings").from_(record))
         if sorted(built, key=str) == sorted(wanted, key=str):
             return
-    for statement in statements(db, keys):
-        db.execute(statement)
+    key = f"macros {__version__} {json.dumps(keys)}"
+    texts = cache.load(key)  # the same for every database: built once per machine
+    if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
+        texts = [db.sql(s) for s in statements(db, keys)]
+        cache.store(key, texts)
+    for text in texts:
+        db.execute(text)
 
 
 def _distinct_tokenizers() -> exp.Select:

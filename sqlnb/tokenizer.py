@@ -89,11 +89,14 @@ class Tokenizer:
             pattern = DEFAULT_PATTERNS.get(dialect, pattern)
         text: exp.Expr = templates.col(docs.text, quoted=True)
         bindings: dict[str, templates.Binding] = {}
-        if "lowercase" in templates.placeholders(name):  # the engine's LOWER is ASCII-only
+        wanted = templates.placeholders(name)
+        if "lowercase" in wanted:  # the engine's LOWER is ASCII-only
             bindings["lowercase"] = self.lowercase
             _register_sqlite_tokens(db)
         elif self.lowercase:
             text = exp.Lower(this=text)
+        if "simple" in wanted:  # the default pattern splits a plain text at its spaces
+            bindings["simple"] = self.pattern == DEFAULT_PATTERN
         matches = templates.select(
             name,
             id=templates.col(docs.id, quoted=True),

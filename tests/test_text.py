@@ -93,6 +93,33 @@ def test_token_counts_equal_count_vectorizer(con, ours, theirs):
     assert got == expected
 
 
+@pytest.mark.parametrize("ngrams", [(1, 1), (1, 2)])
+def test_plain_texts_split_at_spaces_give_the_patterns_tokens(con, ngrams):
+    """Texts of only letters, digits and spaces are split at their spaces (the default
+    pattern's fast path): the same tokens as the regular expression and as CountVectorizer,
+    with runs of spaces, spaces at either end, Unicode letters and digits."""
+    texts = [
+        "good food  great service",
+        "  Déjà vu x2 CAFÉ ",
+        "",
+        " ",
+        "a b  c   d",
+        "naïve 42 ünïcödé 7x",
+        "it's not plain, it has punctuation",
+    ]
+    docs = pd.DataFrame({"doc_id": range(len(texts)), "text": texts})
+    load(con, "docs", docs)
+    db = sqlnb.connect(con)
+    fast = Tokenizer(ngrams=ngrams)
+    same = Tokenizer(pattern="(?:" + Tokenizer().pattern + ")", ngrams=ngrams)  # no fast path
+    got = sorted(db.fetch(fast.tokens(Docs("docs"), db)))
+    assert got == sorted(db.fetch(same.tokens(Docs("docs"), db)))
+    vectorizer = CountVectorizer(token_pattern=PYTHON_PATTERN, ngram_range=ngrams)
+    X = vectorizer.fit_transform(docs["text"]).tocoo()
+    words = vectorizer.get_feature_names_out()
+    assert got == sorted((int(i), words[j], float(v)) for i, j, v in zip(X.row, X.col, X.data))
+
+
 @pytest.mark.parametrize(
     "pruning,theirs",
     [

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -50,6 +52,9 @@ def opened(db: str, *, create: bool = False) -> Iterator[Database]:
     """The database, with a progress bar on a terminal for long queries."""
     with errors():
         database = Database.connect(db, create=create)
+    profile = os.environ.get("SQLNB_PROFILE")
+    if profile:  # each statement's seconds, one JSON line each (benchmarks/speed.py reads them)
+        database.timer = _profiler(profile)
     try:
         if sys.stderr.isatty():
             from rich.console import Console
@@ -71,6 +76,14 @@ def opened(db: str, *, create: bool = False) -> Iterator[Database]:
                 yield database
     finally:
         database.close()
+
+
+def _profiler(path: str) -> Callable[[str, float], None]:
+    def record(text: str, seconds: float) -> None:
+        with open(path, "a", encoding="utf-8") as file:
+            file.write(json.dumps({"seconds": seconds, "sql": text}) + "\n")
+
+    return record
 
 
 def _progress(bar: Any, task: Any) -> Callable[[float], None]:

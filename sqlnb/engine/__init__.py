@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -57,6 +58,8 @@ class Database:
         # Why the database cannot be written to, when sqlnb opened it read-only.
         self.read_only: str | None = None
         self.tracer: Callable[[str], None] | None = None
+        # Called after each statement with its text and its seconds (profiling).
+        self.timer: Callable[[str, float], None] | None = None
         self.progress: Callable[[float], None] | None = None
         self._depth = 0
 
@@ -146,7 +149,10 @@ class Database:
         return cls(SparkBackend(builder.getOrCreate()), "spark", path=f"spark://{master}")
 
     def close(self) -> None:
-        self.backend.close()
+        start = time.perf_counter()
+        self.backend.close()  # DuckDB writes its checkpoint here
+        if self.timer:
+            self.timer("(close)", time.perf_counter() - start)
 
     def register_function(self, name: str, function: Callable[..., Any], n_args: int) -> None:
         """Make a Python function callable from SQL on this connection (where the engine has no
@@ -162,7 +168,9 @@ class Database:
     # --- running -------------------------------------------------------------------------
 
     def sql(self, tree: exp.Expr) -> str:
-        return to_sql(tree, self.dialect.sqlglot)
+        """A statement as the engine's SQL text. Statements are run as they are built, once:
+        the tree is not copied first (copies are most of the cost of writing SQL)."""
+        return to_sql(tree, self.dialect.sqlglot, copy=False)
 
     def execute(self, tree: exp.Expr | str) -> None:
         """Run one statement (a tree, or one of the dialect's own fixed statements)."""
@@ -196,10 +204,14 @@ class Database:
     def _run(self, text: str, *, fetch: bool) -> list[Row]:
         if self.tracer:
             self.tracer(text)
+        start = time.perf_counter()
         try:
             return self._interruptibly(lambda: self.backend.run(text, fetch), text)
         except self.backend.errors as error:
             raise SqlnbError(messages.explain(error, self.path, self.read_only), sql=text) from None
+        finally:
+            if self.timer:
+                self.timer(text, time.perf_counter() - start)
 
     def _interruptibly(self, call: Callable[[], T], text: str) -> T:
         """Run in a worker thread, so that Ctrl-C stops the statement: the main thread waits,

@@ -146,11 +146,15 @@ def replace_table(target: exp.Table, query: exp.Query, staging: exp.Table) -> li
     ]
 
 
-def to_sql(tree: exp.Expr, dialect_name: str, *, pretty: bool = False) -> str:
-    """The tree as SQL text of a dialect; constructs the dialect cannot express raise."""
+def to_sql(tree: exp.Expr, dialect_name: str, *, pretty: bool = False, copy: bool = True) -> str:
+    """The tree as SQL text of a dialect; constructs the dialect cannot express raise. Without
+    ``copy`` the generator may change the tree (for a statement that is run once)."""
     try:
         return tree.sql(
-            dialect=dialect_name, unsupported_level=sqlglot.ErrorLevel.RAISE, pretty=pretty
+            dialect=dialect_name,
+            unsupported_level=sqlglot.ErrorLevel.RAISE,
+            pretty=pretty,
+            copy=copy,
         )
     except sqlglot.errors.UnsupportedError as error:
         raise SqlnbError(f"cannot write this query for {dialect_name}: {error}") from None

@@ -1,0 +1,59 @@
+"""A cache on disk of what sqlnb derives the same way in every process: the parsed ``sql/``
+files and the text of DuckDB's macros. Like ``__pycache__``, it only saves time: an entry is
+keyed by everything it is derived from, and a missing, unreadable or unwritable cache is no
+error. It lives in ``$SQLNB_CACHE`` (``off`` turns it off), else ``$XDG_CACHE_HOME/sqlnb``
+or ``~/.cache/sqlnb``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def folder() -> Path | None:
+    """The cache's folder, or None when it is turned off."""
+    chosen = os.environ.get("SQLNB_CACHE")
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sqlnb"
+
+
+def _path(key: str) -> Path | None:
+    where = folder()
+    if where is None:
+        return None
+    return where / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".pickle")
+
+
+def load(key: str) -> Any:
+    """The value stored under ``key``, or None."""
+    path = _path(key)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as file:
+            return pickle.load(file)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        return None
+
+
+def store(key: str, value: Any) -> None:
+    """Keep ``value`` under ``key`` (atomically: written aside, then renamed)."""
+    path = _path(key)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as file:
+            pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(file.name, path)
+    except OSError:
+        return
