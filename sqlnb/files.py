@@ -90,7 +90,9 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
                         columns=names,
                     )
                 )
-    statements += training.parameters(name, the_kind, params, info["label_type"])
+    statements += training.parameters(
+        name, the_kind, params, info["label_type"], int(info["n_classes"])
+    )
     with db.transaction():
         for statement in statements:
             db.execute(statement)

@@ -172,6 +172,10 @@ class Labels:
         if row["n_rows"] != row["n_docs"]:
             doc = db.fetch(templates.render("check/conflict.sql", labels=query))[0][0]
             raise SqlnbError(f"labels table {name!r} gives document {doc} two different labels")
+        return self.values(db, query)
+
+    def values(self, db: Database, query: exp.Select) -> list[str]:
+        """The distinct labels of ``query`` (these labels' query) as text, in class order."""
         return [r[0] for r in db.fetch(templates.render("check/label_values.sql", labels=query))]
 
 

@@ -64,9 +64,10 @@ class Pipeline:
         counts) unless ``check`` is off (for a query kept to run later). With ``guard`` (for a
         query sqlnb runs now, not a script or macro kept for later) the query also checks, in
         the snapshot it reads, that the model is still the one loaded
-        (``sql/predict/current.sql``)."""
+        (``sql/predict/current.sql``), as it checks now."""
         source = as_source(data)
-        ensure_current(db, entry)
+        if guard:
+            ensure_current(db, entry)
         the_kind = entry.kind
         inputs = the_kind.inputs(db, source, entry.params)
         if check and isinstance(source, Tokens):
@@ -179,21 +180,30 @@ def evaluation_pipeline(
     labels: str | Labels | None = None,
     *,
     guard: bool = True,
+    check: bool = True,
 ) -> Pipeline:
-    """The pipeline over the labeled documents of ``data``, with their labels (``TRUTH``)."""
+    """The pipeline over the labeled documents of ``data``, with their labels (``TRUTH``);
+    the inputs are checked first unless ``check`` is off (checked already)."""
     source = as_source(data)
     the_labels = labels_for(source, labels)
     truth = the_labels.query(db)
-    the_labels.check(db, truth, purpose="evaluate")
-    given = the_labels.label_type(db)
-    if type_family(given) != type_family(entry.label_type):
-        raise SqlnbError(
-            f"labels column {the_labels.label!r} of {the_labels.table!r} is {given}, but model "
-            f"{entry.name!r} was trained on {entry.label_type} labels"
-        )
+    if check:
+        the_labels.check(db, truth, purpose="evaluate")
+        given = the_labels.label_type(db)
+        if type_family(given) != type_family(entry.label_type):
+            raise SqlnbError(
+                f"labels column {the_labels.label!r} of {the_labels.table!r} is {given}, but "
+                f"model {entry.name!r} was trained on {entry.label_type} labels"
+            )
     documents = templates.select("input/documents.sql", source=exp.to_table(TRUTH))
     return Pipeline.build(
-        db, entry, source, documents=documents, guard=guard, leading=[(TRUTH, truth)]
+        db,
+        entry,
+        source,
+        documents=documents,
+        guard=guard,
+        check=check,
+        leading=[(TRUTH, truth)],
     )
 
 
@@ -204,6 +214,7 @@ def evaluation(
     labels: str | Labels | None = None,
     *,
     guard: bool = True,
+    check: bool = True,
 ) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
     """(create the outcomes temp table, [confusion, per_class, summary], drop it)."""
     final = templates.select(
@@ -212,7 +223,7 @@ def evaluation(
         posterior=exp.to_table(POSTERIOR),
         model=entry.name,
     )
-    outcomes = evaluation_pipeline(db, entry, data, labels, guard=guard).select(final)
+    outcomes = evaluation_pipeline(db, entry, data, labels, guard=guard, check=check).select(final)
     create = exp.Create(
         this=exp.to_table(OUTCOMES),
         kind="TABLE",

@@ -92,9 +92,10 @@ def _parse(name: str) -> exp.Expr:
     return tree
 
 
-def placeholders(name: str) -> set[str]:
+@functools.cache
+def placeholders(name: str) -> frozenset[str]:
     """The names of the template's ``$placeholders``."""
-    return {p.name for p in parsed(name).find_all(exp.Placeholder)}
+    return frozenset(p.name for p in parsed(name).find_all(exp.Placeholder))
 
 
 def render(name: str, **bindings: Binding) -> exp.Expr:

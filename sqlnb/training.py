@@ -19,7 +19,7 @@ from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Hyperparameters, Pruning, check_class_prior, prior_bindings
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
-from sqlnb.kinds import Kind, kind_for
+from sqlnb.kinds import KINDS, Kind, kind_for
 from sqlnb.tokenizer import Tokenizer
 
 
@@ -33,14 +33,18 @@ class Training:
     params: dict[str, Any]
     statements: list[exp.Expr]
 
-    def apply(self) -> Entry:
+    def apply(self, *, functions: bool = True) -> Entry:
         """Run the statements in one transaction, check the result, keep the ad-hoc SQL
-        functions current; returns the model as committed."""
+        functions current (unless ``functions`` is off: a model that will not be committed);
+        returns the model as written."""
         with self.db.transaction():
-            for statement in self.statements:
+            for i, statement in enumerate(self.statements):
+                self.db.stage(_stage(statement), i / len(self.statements))
                 self.db.execute(statement)
             self.kind.check(self.db, self.model, self.params)
-            macros.refresh(self.db)
+            if functions:
+                macros.refresh(self.db)
+            self.db.stage("committing", 1.0)
             return catalog.entry(self.db, self.model)
 
     def script(self, dialect_name: str) -> str:
@@ -48,6 +52,18 @@ class Training:
         d = dialects.dialect(dialect_name)
         wrapped = [s for s in (d.begin, *self.statements, d.commit) if s is not None]
         return dialects.script(wrapped, dialect_name)
+
+
+def _stage(statement: exp.Expr) -> str:
+    """What a training's statement does, for the progress display: counting (into a table of
+    counts), deriving (into another of sqlnb's tables), or preparing."""
+    if isinstance(statement, exp.Insert):
+        name = statement.this.find(exp.Table)
+        counts = {t.name for t in catalog.SHARED if t.counts}
+        for the_kind in KINDS.values():
+            counts |= set(the_kind.counts)
+        return "counting" if name is not None and name.name in counts else "deriving"
+    return "preparing"
 
 
 @dataclass
@@ -67,30 +83,33 @@ def _read(
     the_kind: Kind,
     params: dict[str, Any],
     pruning: Pruning | None = None,
+    *,
+    check: bool = True,
 ) -> _Batch:
-    """Check the inputs (reads, never writes) and return them as queries."""
-    if isinstance(source, Table):
+    """Check the inputs (reads, never writes; unless they were checked already: ``check``
+    off) and return them as queries."""
+    if check and isinstance(source, Table):
         source.check(db)
     the_labels = labels_for(source, labels)
     labels_query = the_labels.query(db)
     inputs = the_kind.inputs(db, source, params)
     if pruning is not None:
         inputs = {k: pruning.apply(q, labels_query) for k, q in inputs.items()}
-    if isinstance(source, Tokens):
+    if check and isinstance(source, Tokens):
         source.check(db, next(iter(inputs.values())))
-    values = the_labels.check(db, labels_query)
+    values = the_labels.check(db, labels_query) if check else the_labels.values(db, labels_query)
     return _Batch(inputs, labels_query, values, the_labels.label_type(db))
 
 
 def parameters(
-    model: str, the_kind: Kind, params: dict[str, Any], label_type: str
+    model: str, the_kind: Kind, params: dict[str, Any], label_type: str, n_classes: int
 ) -> list[exp.Expr]:
-    """The derived tables (prior, the kind's parameters) and the catalog row, from the
-    counts."""
+    """The derived tables (prior, the kind's parameters) and the catalog row, from the counts
+    of ``n_classes`` classes."""
     weight, total = prior_bindings(params)
     statements = [
         templates.render("train/prior.sql", model=model, weight=weight, total=total),
-        *the_kind.derive(model, params),
+        *the_kind.derive(model, params, n_classes),
         catalog.record(model, the_kind, params, label_type),
     ]
     if params.get("tokenizer"):
@@ -108,10 +127,11 @@ def train(
     hyper: Hyperparameters | None = None,
     tokenizer: Tokenizer | None = None,
     pruning: Pruning | None = None,
+    check: bool = True,
 ) -> Training:
     """Training ``model`` from scratch (replacing a model of that name). Training from a
     :class:`Docs` table tokenizes with ``tokenizer`` (stored with the model) and prunes the
-    vocabulary with ``pruning``."""
+    vocabulary with ``pruning``. Without ``check`` the inputs are taken as checked."""
     source = as_source(data)
     the_kind = kind_for(kind, source)
     params = the_kind.prepare(db, source, the_kind.resolve((hyper or Hyperparameters()).given()))
@@ -121,14 +141,14 @@ def train(
         params["tokenizer"] = (tokenizer or Tokenizer()).as_dict()
         if pruning is not None:
             params["pruning"] = pruning.as_dict()
-    batch = _read(db, source, labels, the_kind, params, pruning)
+    batch = _read(db, source, labels, the_kind, params, pruning, check=check)
     check_class_prior(params["class_prior"], batch.label_values)
     labeled = templates.render("input/labeled.sql", labels=batch.labels_query)
     statements = [
         *catalog.replacing(db, model, the_kind),
         templates.render("train/classes.sql", model=model, labeled=labeled),
         *the_kind.count(model, batch.inputs, labeled, params),
-        *parameters(model, the_kind, params, batch.label_type),
+        *parameters(model, the_kind, params, batch.label_type, len(batch.label_values)),
     ]
     return Training(db, model, the_kind, params, statements)
 
@@ -196,7 +216,9 @@ def append(
         )
         statements.append(exp.insert(rows, table.node(), columns=["model", *table.columns]))
     statements += catalog.deletes(merged, counts)
-    statements += parameters(model, the_kind, params, current.label_type)
+    known = {c["label"] for c in catalog.classes(db, model)}
+    n_classes = len(known | set(batch.label_values))
+    statements += parameters(model, the_kind, params, current.label_type, n_classes)
     return Training(db, model, the_kind, params, statements)
 
 
@@ -212,7 +234,7 @@ def retune(db: Database, model: str, hyper: Hyperparameters) -> Training:
     params = {**current.params, **the_kind.resolve(given)}
     check_class_prior(params["class_prior"], [c["label"] for c in catalog.classes(db, model)])
     statements = catalog.deletes(model, (MODELS, *catalog.derived(the_kind)))
-    statements += parameters(model, the_kind, params, current.label_type)
+    statements += parameters(model, the_kind, params, current.label_type, current.n_classes)
     return Training(db, model, the_kind, params, statements)
 
 

@@ -1,4 +1,10 @@
-"""Choosing alpha by k-fold cross-validation in SQL, in a transaction that is rolled back."""
+"""Choosing alpha by k-fold cross-validation in SQL, in a transaction that is rolled back.
+
+The inputs are checked once and kept in temporary tables (the labeled documents with their
+fold; a tokens source, or raw text tokenized once, as tokens), so each fold reads them, not
+the sources. Each fold's training part is counted once; each alpha only derives the
+parameters from those counts and scores the fold's own documents (kept apart once per fold).
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,16 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import pipeline, templates, training
+from sqlnb import catalog, pipeline, templates, training
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Hyperparameters
-from sqlnb.inputs import Labels, Source, as_source, labels_for
+from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source, labels_for
+from sqlnb.kinds import kind_for
 from sqlnb.tokenizer import Tokenizer
+
+LABELS, TOKENS, TEST = "sqlnb_tune_labels", "sqlnb_tune_tokens", "sqlnb_tune_scored"
+SCRATCH = "\x1ftune"  # the model each fold trains, never committed
 
 
 class _Rollback(Exception):
@@ -43,21 +53,37 @@ def tune(
     if not alphas:
         raise SqlnbError("give at least one alpha")
     source = as_source(data)
-    normalized = labels_for(source, labels).query(db)
-    scratch = "\x1ftune"
+    the_kind = kind_for(kind, source)
+    the_labels = labels_for(source, labels)
+    first = Hyperparameters(**{**Hyperparameters(**hyperparameters).given(), "alpha": alphas[0]})
+    db.stage("checking the input")
+    labeled = the_labels.query(db)
+    the_labels.check(db, labeled)
+    if isinstance(source, Tokens):
+        source.check(db, source.query(db))
     scores: dict[float, list[tuple[float, float]]] = {a: [] for a in alphas}
-    given = Hyperparameters(**hyperparameters).given()
+    steps = folds * (1 + len(alphas))
+    built: dict[Any, list[str]] = {}  # the SQL of each alpha, the same in every fold
     try:
         with db.transaction():
+            _keep(db, LABELS, templates.select("tune/folds.sql", labels=labeled, folds=folds))
+            if isinstance(source, Docs):  # tokenized once
+                _keep(db, TOKENS, (tokenizer or Tokenizer()).tokens(source, db))
+                source = Tokens(TOKENS)
+            elif isinstance(source, Tokens):  # read once
+                _keep(db, TOKENS, source.query(db))
+                source = Tokens(TOKENS)
             for fold in range(folds):
-                views = {test: _fold_view(db, normalized, folds, fold, test) for test in (0, 1)}
-                first = Hyperparameters(**{**given, "alpha": alphas[0]})
+                done = fold * (1 + len(alphas))
+                db.stage(f"fold {fold + 1}/{folds}: counting", done / steps)
+                train, test = _split(db, fold)
                 training.train(
-                    db, source, views[0], model=scratch, kind=kind, hyper=first, tokenizer=tokenizer
-                ).apply()
-                for alpha in alphas:
-                    entry = training.retune(db, scratch, Hyperparameters(alpha=alpha)).apply()
-                    result = _evaluate(db, entry, source, views[1])
+                    db, source, train, model=SCRATCH, kind=the_kind.name, hyper=first, check=False
+                ).apply(functions=False)
+                scored = _apart(db, source, test)
+                for i, alpha in enumerate(alphas, 1):
+                    db.stage(f"fold {fold + 1}/{folds}, alpha {alpha:g}", (done + i) / steps)
+                    result = _score(db, alpha, scored, test, built)
                     scores[alpha].append((result["accuracy"], result["log_loss"]))
             raise _Rollback
     except _Rollback:
@@ -74,29 +100,81 @@ def tune(
     return {"best_alpha": best["alpha"], "results": results}
 
 
-def _fold_view(db: Database, labels: exp.Select, folds: int, fold: int, test: int) -> Labels:
-    """A temporary view of the labeled documents of one fold (``test``), or of every other."""
-    name = f"sqlnb_tune_{'test' if test else 'train'}"
-    query = templates.render(
-        "tune/fold.sql", labels=labels.subquery("l"), folds=folds, fold=fold, test=bool(test)
-    )
-    db.execute(templates.render("catalog/drop_view.sql", view=exp.to_table(name)))
+def _keep(db: Database, name: str, query: exp.Query) -> None:
+    """A temporary table of ``query``'s rows (for the transaction, which is rolled back)."""
+    table = exp.to_table(name)
+    db.execute(templates.render("catalog/drop_table.sql", table=table))
     db.execute(
         exp.Create(
-            this=exp.to_table(name),
-            kind="VIEW",
+            this=table,
+            kind="TABLE",
             expression=query,
             properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
         )
     )
-    return Labels(name, "doc_id", "label", "weight")
 
 
-def _evaluate(db: Database, entry: Any, source: Source, labels: Labels) -> dict[str, Any]:
-    create, (_, _, summary), drop = pipeline.evaluation(db, entry, source, labels)
-    db.execute(drop)
-    db.execute(create)
+def _split(db: Database, fold: int) -> tuple[Labels, Labels]:
+    """Temporary views of the labeled documents of every other fold (the fold's training part)
+    and of the fold itself."""
+    views = []
+    for test in (False, True):
+        name = f"sqlnb_tune_{'test' if test else 'train'}"
+        query = templates.select("tune/fold.sql", labels=exp.to_table(LABELS), fold=fold, test=test)
+        db.execute(
+            exp.Create(
+                this=exp.to_table(name),
+                kind="VIEW",
+                expression=query,
+                replace=True,
+                properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
+            )
+        )
+        views.append(Labels(name, "doc_id", "label", "weight"))
+    return views[0], views[1]
+
+
+def _apart(db: Database, source: Source, test: Labels) -> Source:
+    """The tokens of the fold's documents kept apart: scoring the fold reads them, not every
+    document's."""
+    if not isinstance(source, Tokens):
+        return source
+    ids = exp.select("doc_id").from_(exp.to_table(test.name))
+    rows = (
+        exp.select("*")
+        .from_(exp.to_table(source.table))
+        .where(exp.column("doc_id").isin(query=ids))
+    )
+    _keep(db, TEST, rows)
+    return Tokens(TEST)
+
+
+def _score(
+    db: Database, alpha: float, source: Source, labels: Labels, built: dict[Any, list[str]]
+) -> dict[str, Any]:
+    """Retune the fold's model to ``alpha`` and evaluate it on the fold's documents. The SQL of
+    both is the same in every fold (the same names: the scratch model, the fold's views and
+    tables), so it is built once per alpha (and number of classes) and run as text after."""
+    entry = catalog.entry(db, SCRATCH)
+    key = (alpha, entry.n_classes)
+    if key not in built:
+        plan = training.retune(db, SCRATCH, Hyperparameters(alpha=alpha))
+        built[key] = [db.sql(s) for s in plan.statements]
+    with db.transaction():
+        for text in built[key]:
+            db.execute(text)
+        entry.kind.check(db, SCRATCH, entry.params)
+    if alpha not in built:
+        tuned = catalog.entry(db, SCRATCH)
+        outcomes, (_, _, summary), drop = pipeline.evaluation(
+            db, tuned, source, labels, guard=False, check=False
+        )
+        built[alpha] = [db.sql(drop), db.sql(outcomes), db.sql(summary)]
+    drop_text, outcomes_text, summary_text = built[alpha]
+    db.execute(drop_text)
+    db.execute(outcomes_text)
     try:
-        return db.fetch_dicts(summary)[0]
+        names = ["n_docs", "accuracy", "macro_f1", "log_loss"]
+        return dict(zip(names, db.fetch_text(summary_text)[0]))
     finally:
-        db.execute(drop)
+        db.execute(drop_text)

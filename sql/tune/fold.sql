@@ -1,5 +1,5 @@
--- Cross-validation folds by a hash of doc_id: the labeled documents of fold $fold when $test,
--- else those of every other fold (the fold's training part).
+-- Cross-validation: the labeled documents of fold $fold when $test, else those of every other
+-- fold (the fold's training part).
 SELECT l.doc_id AS doc_id, l.label AS label, l.weight AS weight
 FROM $labels AS l
-WHERE (HASH(l.doc_id) % $folds = $fold) = $test
+WHERE (l.fold = $fold) = $test

@@ -60,6 +60,8 @@ class Database:
         self.tracer: Callable[[str], None] | None = None
         # Called after each statement with its text and its seconds (profiling).
         self.timer: Callable[[str, float], None] | None = None
+        # Told what a long command is doing and how far it is (see :meth:`stage`).
+        self.on_stage: Callable[[str, float | None], None] | None = None
         self.progress: Callable[[float], None] | None = None
         self._depth = 0
 
@@ -154,6 +156,12 @@ class Database:
         if self.timer:
             self.timer("(close)", time.perf_counter() - start)
 
+    def stage(self, what: str, done: float | None = None) -> None:
+        """Say what the work is doing now (``counting``, ``fold 2/5, alpha 0.1``) and, where
+        it has several steps, the share of them already done (0 to 1): for progress displays."""
+        if self.on_stage is not None:
+            self.on_stage(what, done)
+
     def register_function(self, name: str, function: Callable[..., Any], n_args: int) -> None:
         """Make a Python function callable from SQL on this connection (where the engine has no
         SQL for a step: SQLite's tokenizer)."""
@@ -183,6 +191,10 @@ class Database:
     def fetch(self, tree: exp.Expr) -> list[Row]:
         """Run a query and return its rows."""
         return self._run(self.sql(tree), fetch=True)
+
+    def fetch_text(self, text: str) -> list[Row]:
+        """Run a query given as the engine's own SQL text (built earlier) and return its rows."""
+        return self._run(text, fetch=True)
 
     def fetch_dicts(self, tree: exp.Expr) -> list[dict[str, Any]]:
         names = [s.alias_or_name for s in tree.selects] if isinstance(tree, exp.Query) else []

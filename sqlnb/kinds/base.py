@@ -112,8 +112,9 @@ class Kind:
         """Statements that insert the sufficient statistics."""
         raise NotImplementedError
 
-    def derive(self, model: str, params: Params) -> list[exp.Expr]:
-        """Statements that insert the derived parameters from the stored counts."""
+    def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
+        """Statements that insert the derived parameters from the stored counts of
+        ``n_classes`` classes."""
         raise NotImplementedError
 
     def check(self, db: Database, model: str, params: Params) -> None:

@@ -102,7 +102,7 @@ class Tabular(Kind):
             )
         return statements
 
-    def derive(self, model: str, params: Params) -> list[exp.Expr]:
+    def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
         statements = []
         if GAUSSIAN in _likelihoods(params):
             statements.append(

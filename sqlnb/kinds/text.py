@@ -82,7 +82,7 @@ class TextKind(Kind):
         """The hyperparameters the weight formulas use."""
         return {"alpha": templates.number(params["alpha"])}
 
-    def derive(self, model: str, params: Params) -> list[exp.Expr]:
+    def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
         """The wide weights from the counts, then the per-class base."""
         smoothing = self.smoothing(params)
 
@@ -90,7 +90,7 @@ class TextKind(Kind):
             return lambda bindings: wide.formula(name, {**bindings, **smoothing})
 
         families = {prefix: weight(name) for prefix, name in self.weights.items()}
-        return [wide.derive(model, families), self.derive_base(model)]
+        return [wide.derive(model, families, n_classes), self.derive_base(model)]
 
     def derive_base(self, model: str) -> exp.Expr:
         """Insert the per-class base (sqlnb_base) from the prior and the weights."""

@@ -29,6 +29,7 @@ TABLE = "sqlnb_scoring"
 CREATE = "catalog/create_scoring.sql"
 BLOCK = 8  # classes per row: the table's columns w0 ... w7 (a test checks the two agree)
 SLOTS = range(BLOCK)
+DOUBLE = exp.DataType.build("DOUBLE")
 
 # A kind's weight of the class in slot j, from the bindings of slot j (see :func:`bindings`).
 Weight = Callable[[dict[str, exp.Expr]], exp.Expr]
@@ -59,128 +60,134 @@ def formula(name: str, bindings: dict[str, exp.Expr]) -> exp.Expr:
     one class."""
     (expression,) = templates.expressions(name, **bindings).values()
     for window in expression.find_all(exp.Window):
-        window.set("partition_by", [col("base", "s")])
+        window.set("partition_by", [col("base", "b")])
     return expression
 
 
-def bindings(j: int) -> dict[str, exp.Expr]:
-    """What a weight formula may use for the class in slot j, in the query of :func:`derive`:
-    ``$count`` (N_kw, 0 where the word is not in the class), ``$total`` (N_k, the class's
-    summed count), ``$docs`` (its documents), ``$size`` (V, the vocabulary), ``$word_total``
-    (the word's count over all classes) and ``$all`` (every count)."""
+def bindings(j: int, n_classes: int) -> dict[str, exp.Expr]:
+    """What a weight formula may use for the class in slot j of a row's block, in the query of
+    :func:`derive`: ``$count`` (N_kw, 0 where the word is not in the class), ``$total`` (N_k,
+    the class's summed count), ``$docs`` (its documents), ``$size`` (V, the vocabulary),
+    ``$word_total`` (the word's count over all classes) and ``$all`` (every count)."""
+
+    def of_class(prefix: str, table: str) -> exp.Expr:
+        """The column of class base + j, among the K columns of a row with one per class
+        (NULL past the last class)."""
+        classes = range(j, n_classes, BLOCK)  # slot j of every block
+        if len(classes) == 1:
+            return col(f"{prefix}{classes[0]}", table)
+        case = exp.Case(this=col("base", "b"))
+        for k in classes:
+            case = case.when(_int(k - j), col(f"{prefix}{k}", table))
+        return case if classes else exp.null()
+
     return {
-        "count": exp.func("COALESCE", col(f"c{j}", "p"), _int(0)),
-        "total": exp.func("COALESCE", col(f"t{j}", "s"), _int(0)),
-        "docs": col(f"n{j}", "s"),
-        "size": col("vocabulary", "z"),
-        "word_total": col("total", "w"),
-        "all": col("grand_total", "z"),
+        "count": exp.func("COALESCE", of_class("c", "p"), _int(0)),
+        "total": exp.func("COALESCE", of_class("t", "s"), _int(0)),
+        "docs": of_class("n", "s"),
+        "size": col("vocabulary", "p"),
+        "word_total": col("total", "p"),
+        "all": col("grand_total", "p"),
     }
 
 
-def _by_slot(source: str, value: str, prefix: str) -> list[exp.Expr]:
-    """SUM(value) per slot as columns <prefix>0 ... from rows with a slot."""
-    return [
-        exp.Sum(this=exp.Case().when(col("slot", source).eq(_int(j)), col(value, source))).as_(
-            f"{prefix}{j}"
+def _by_class(source: exp.Expr, alias: str, value: str, prefix: str, n_classes: int) -> exp.Select:
+    """SUM(value) per class as columns <prefix>0 ... <prefix>K-1, from rows with class_id."""
+    return exp.select(
+        *(
+            exp.Sum(
+                this=exp.Case().when(col("class_id", alias).eq(_int(k)), col(value, alias))
+            ).as_(f"{prefix}{k}")
+            for k in range(n_classes)
         )
-        for j in SLOTS
-    ]
+    ).from_(source)
 
 
-def derive(model: Name, families: dict[str, Weight]) -> exp.Expr:
+def derive(model: Name, families: dict[str, Weight], n_classes: int) -> exp.Expr:
     """Insert the model's rows into ``sqlnb_scoring``: for every training word and block of
     classes a row whose column j holds the weight of class base + j, by each family's formula
-    (prefix ``w``: rows of block ``base``; ``a``: of block ``-1 - base``)."""
+    (prefix ``w``: rows of block ``base``; ``a``: of block ``-1 - base``). The counts are
+    pivoted once by word, a column per class (so this query, unlike prediction's, depends on
+    the number of classes), then spread over the blocks."""
+    n_blocks = max(1, -(-n_classes // BLOCK))
     counts = (
-        exp.select(
-            col("word", "c").as_("word"),
-            block_of(col("class_id", "c")).as_("base"),
-            _slot(col("class_id", "c")).as_("slot"),
-            col("count", "c").as_("count"),
-        )
-        .from_(exp.alias_(exp.to_table("sqlnb_word_counts"), "c", table=True))
-        .where(_model(model, "c"))
+        exp.select(col("class_id"), col("word"), col("count"))
+        .from_(exp.to_table("sqlnb_word_counts"), copy=False)
+        .where(_model(model), copy=False)
+        .subquery("w", copy=False)
     )
+    total = exp.Sum(this=col("count", "w"))
     words = (
-        exp.select(col("word", "k").as_("word"), exp.Sum(this=col("count", "k")).as_("total"))
-        .from_(exp.alias_(exp.to_table("sqlnb_counts"), "k", table=True))
-        .group_by(col("word", "k"))
-    )
-    pivot = (
-        exp.select(col("word", "k").as_("word"), col("base", "k").as_("base"))
-        .select(*_by_slot("k", "count", "c"))
-        .from_(exp.alias_(exp.to_table("sqlnb_counts"), "k", table=True))
-        .group_by(col("word", "k"), col("base", "k"))
+        _by_class(counts, "w", "count", "c", n_classes)
+        .select(
+            total.as_("total"),
+            exp.cast(exp.Window(this=exp.Count(this=exp.Star())), DOUBLE).as_("vocabulary"),
+            exp.Window(this=exp.Sum(this=total.copy())).as_("grand_total"),
+            col("word", "w").as_("word"),
+            append=True,
+        )
+        .group_by(col("word", "w"))
     )
     per_class = (
-        exp.select(
-            block_of(col("class_id", "c")).as_("base"),
-            _slot(col("class_id", "c")).as_("slot"),
-            col("n_docs", "c").as_("n_docs"),
-            exp.Sum(this=col("count", "k")).as_("total"),
-        )
-        .from_(exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True))
-        .join(
-            exp.alias_(exp.to_table("sqlnb_word_counts"), "k", table=True),
-            join_type="LEFT",
-            on=exp.and_(
-                col("model", "k").eq(col("model", "c")),
-                col("class_id", "k").eq(col("class_id", "c")),
-            ),
-        )
-        .where(_model(model, "c"))
-        .group_by(col("class_id", "c"), col("n_docs", "c"))
+        exp.select(col("class_id"), exp.Sum(this=col("count")).as_("count"))
+        .from_(exp.to_table("sqlnb_word_counts"), copy=False)
+        .where(_model(model), copy=False)
+        .group_by(col("class_id"), copy=False)
+        .subquery("g", copy=False)
+    )
+    docs = (
+        exp.select(col("class_id"), col("n_docs"))
+        .from_(exp.to_table("sqlnb_classes"), copy=False)
+        .where(_model(model), copy=False)
+        .subquery("c", copy=False)
     )
     stats = (
-        exp.select(col("base", "g").as_("base"))
-        .select(*_by_slot("g", "total", "t"), *_by_slot("g", "n_docs", "n"))
-        .from_(per_class.subquery("g"))
-        .group_by(col("base", "g"))
+        exp.select(exp.Star())
+        .from_(_by_class(docs, "c", "n_docs", "n", n_classes).subquery("n"))
+        .join(_by_class(per_class, "g", "count", "t", n_classes).subquery("t"), join_type="CROSS")
     )
-    size = exp.select(
-        exp.cast(exp.Count(this=exp.Star()), "DOUBLE").as_("vocabulary"),
-        exp.Sum(this=col("total", "w")).as_("grand_total"),
-    ).from_(exp.alias_(exp.to_table("sqlnb_words"), "w", table=True))
+    blocks = (
+        exp.union(
+            *(exp.select(_int(b * BLOCK).as_("base")) for b in range(n_blocks)), distinct=False
+        )
+        if n_blocks > 1
+        else exp.select(_int(0).as_("base"))
+    )
     selects: list[exp.Select] = []
     for prefix, weight in families.items():
         base = (
-            col("base", "s")
+            col("base", "b")
             if prefix == "w"
-            else exp.Sub(this=_int(-1), expression=col("base", "s"))
+            else exp.Sub(this=_int(-1), expression=col("base", "b"))
         )
-        select = exp.select(
-            exp.convert(model).as_("model"), col("word", "w").as_("word"), base.as_("base")
-        )
-        for j in SLOTS:  # past the last class, no class: NULL
-            known = exp.Is(this=col(f"n{j}", "s"), expression=exp.null()).not_()
-            select = select.select(exp.Case().when(known, weight(bindings(j))).as_(f"w{j}"))
-        selects.append(
-            select.from_(exp.alias_(exp.to_table("sqlnb_words"), "w", table=True))
-            .join(exp.alias_(exp.to_table("sqlnb_stats"), "s", table=True), join_type="CROSS")
-            .join(exp.alias_(exp.to_table("sqlnb_size"), "z", table=True), join_type="CROSS")
-            .join(
-                exp.alias_(exp.to_table("sqlnb_pivot"), "p", table=True),
-                join_type="LEFT",
-                on=exp.and_(
-                    col("word", "p").eq(col("word", "w")), col("base", "p").eq(col("base", "s"))
+        weights = [  # past the last class, no class: NULL
+            exp.Case()
+            .when(
+                exp.LT(
+                    this=exp.Add(this=col("base", "b"), expression=_int(j)),
+                    expression=_int(n_classes),
                 ),
+                weight(bindings(j, n_classes)),
             )
+            .as_(f"w{j}")
+            for j in SLOTS
+        ]
+        select = exp.select(
+            exp.convert(model).as_("model"),
+            col("word", "p").as_("word"),
+            base.as_("base"),
+            *weights,
+        )
+        selects.append(
+            select.from_(words.subquery("p"), copy=False)
+            .join(stats.subquery("s"), join_type="CROSS", copy=False)
+            .join(blocks.subquery("b"), join_type="CROSS", copy=False)
         )
     rows: exp.Query = selects[0]
     for other in selects[1:]:
         rows = exp.union(rows, other, distinct=False)
-    query = exp.select("*").from_(rows.subquery("r"))
-    for name, cte in (
-        ("sqlnb_counts", counts),
-        ("sqlnb_words", words),
-        ("sqlnb_pivot", pivot),
-        ("sqlnb_stats", stats),
-        ("sqlnb_size", size),
-    ):
-        query = query.with_(name, as_=cte, copy=False)
     names = ["model", "word", "base", *(f"w{j}" for j in SLOTS)]
-    return exp.insert(query, templates.table(TABLE), columns=names)
+    return exp.insert(rows, templates.table(TABLE), columns=names)
 
 
 def pick(prefix: str) -> exp.Expr:
@@ -192,7 +199,12 @@ def pick(prefix: str) -> exp.Expr:
 
 
 def _classes(model: Name) -> exp.Expr:
-    return exp.select("class_id").from_("sqlnb_classes").where(_model(model)).subquery("c")
+    return (
+        exp.select(col("class_id"))
+        .from_(exp.to_table("sqlnb_classes"), copy=False)
+        .where(_model(model), copy=False)
+        .subquery("c", copy=False)
+    )
 
 
 def absent_sums(model: Name) -> exp.Select:
@@ -202,21 +214,22 @@ def absent_sums(model: Name) -> exp.Select:
     then over those partial sums): a plain SUM of 200,000 doubles drifts by 1e-9, the two-level
     one stays near 1e-12 on every engine."""
     bucket = exp.func("SUBSTRING", col("word", "s"), _int(1), _int(2))
-    partial = exp.select(
-        exp.Sub(this=_int(-1), expression=col("base", "s")).as_("base"), bucket.as_("bucket")
-    )
-    total = exp.select(col("base", "g").as_("base"))
+    sums, totals = [], []
     for j in SLOTS:
         value = col(f"w{j}", "s")
         missing = exp.Case().when(exp.Is(this=value.copy(), expression=exp.null()), _int(1))
-        partial = partial.select(
+        sums += [
             exp.Sum(this=exp.func("COALESCE", value, _int(0))).as_(f"a{j}"),
             exp.Sum(this=missing.else_(_int(0))).as_(f"z{j}"),
-        )
-        total = total.select(
+        ]
+        totals += [
             exp.Sum(this=col(f"a{j}", "g")).as_(f"a{j}"),
             exp.Sum(this=col(f"z{j}", "g")).as_(f"z{j}"),
-        )
+        ]
+    partial = exp.select(
+        exp.Sub(this=_int(-1), expression=col("base", "s")).as_("base"), bucket.as_("bucket"), *sums
+    )
+    total = exp.select(col("base", "g").as_("base"), *totals)
     partial = (
         partial.from_(exp.alias_(templates.table(TABLE), "s", table=True))
         .where(exp.and_(_model(model, "s"), exp.LT(this=col("base", "s"), expression=_int(0))))
@@ -244,18 +257,23 @@ def parts(model: Name, tokens: exp.Query, *, zeros: bool, absent: bool) -> exp.S
     may hold weights of -infinity, stored as NULL), the number of such factors (n_zero: a NULL
     weight adds one, a NULL log(1 - theta) takes one). ``tokens`` is a relation
     (doc_id, word, count) of the documents' words."""
-    weights = exp.select(col("word", "s").as_("word"))
     block: exp.Expr = col("base", "s")
+    signs: list[exp.Expr] = []
     if absent:  # a row of log(1 - theta) counts against its block
         negative = exp.LT(this=col("base", "s"), expression=_int(0))
         block = exp.Case().when(negative, exp.Sub(this=_int(-1), expression=block)).else_(block)
-        sign = exp.Case().when(negative.copy(), _int(-1)).else_(_int(1))
-        weights = weights.select(sign.as_("sign"))
-    weights = weights.select(block.as_("base"), *(col(f"w{j}", "s").as_(f"w{j}") for j in SLOTS))
-    weights = weights.from_(exp.alias_(templates.table(TABLE), "s", table=True)).where(
-        _model(model, "s")
+        signs.append(exp.Case().when(negative.copy(), _int(-1)).else_(_int(1)).as_("sign"))
+    weights = (
+        exp.select(
+            col("word", "s").as_("word"),
+            *signs,
+            block.as_("base"),
+            *(col(f"w{j}", "s").as_(f"w{j}") for j in SLOTS),
+        )
+        .from_(exp.alias_(templates.table(TABLE), "s", table=True), copy=False)
+        .where(_model(model, "s"), copy=False)
     )
-    sums = exp.select(col("doc_id", "t").as_("doc_id"), col("base", "w").as_("base"))
+    aggregates: list[exp.Expr] = []
     for j in SLOTS:
         weight: exp.Expr = col(f"w{j}", "w")
         if zeros:
@@ -263,15 +281,18 @@ def parts(model: Name, tokens: exp.Query, *, zeros: bool, absent: bool) -> exp.S
         factor: exp.Expr = col("count", "t")
         if absent:
             factor = exp.Mul(this=factor, expression=col("sign", "w"))
-        sums = sums.select(exp.Sum(this=exp.Mul(this=factor, expression=weight)).as_(f"w{j}"))
+        aggregates.append(exp.Sum(this=exp.Mul(this=factor, expression=weight)).as_(f"w{j}"))
         if zeros:
             lost = exp.Is(this=col(f"w{j}", "w"), expression=exp.null())
             one: exp.Expr = col("sign", "w") if absent else _int(1)
-            sums = sums.select(exp.Sum(this=exp.Case().when(lost, one).else_(_int(0))).as_(f"z{j}"))
+            aggregates.append(exp.Sum(this=exp.Case().when(lost, one).else_(_int(0))).as_(f"z{j}"))
+    sums = exp.select(col("doc_id", "t").as_("doc_id"), col("base", "w").as_("base"), *aggregates)
     sums = (
-        sums.from_(tokens.subquery("t"))
-        .join(weights.subquery("w"), on=col("word", "w").eq(col("word", "t")))
-        .group_by(col("doc_id", "t"), col("base", "w"))
+        sums.from_(tokens.subquery("t"), copy=False)
+        .join(
+            weights.subquery("w", copy=False), on=col("word", "w").eq(col("word", "t")), copy=False
+        )
+        .group_by(col("doc_id", "t"), col("base", "w"), copy=False)
     )
     return (
         exp.select(

@@ -272,231 +272,255 @@ INSERT INTO "sqlnb_scoring" (
   w6,
   w7
 )
-WITH sqlnb_counts AS (
-  SELECT
-    c.word AS word,
-    c.class_id - c.class_id % 8 AS base,
-    c.class_id % 8 AS slot,
-    c.count AS count
-  FROM sqlnb_word_counts AS c
-  WHERE
-    c.model = 'spam'
-), sqlnb_words AS (
-  SELECT
-    k.word AS word,
-    SUM(k.count) AS total
-  FROM sqlnb_counts AS k
-  GROUP BY
-    k.word
-), sqlnb_pivot AS (
-  SELECT
-    k.word AS word,
-    k.base AS base,
-    SUM(CASE WHEN k.slot = 0 THEN k.count END) AS c0,
-    SUM(CASE WHEN k.slot = 1 THEN k.count END) AS c1,
-    SUM(CASE WHEN k.slot = 2 THEN k.count END) AS c2,
-    SUM(CASE WHEN k.slot = 3 THEN k.count END) AS c3,
-    SUM(CASE WHEN k.slot = 4 THEN k.count END) AS c4,
-    SUM(CASE WHEN k.slot = 5 THEN k.count END) AS c5,
-    SUM(CASE WHEN k.slot = 6 THEN k.count END) AS c6,
-    SUM(CASE WHEN k.slot = 7 THEN k.count END) AS c7
-  FROM sqlnb_counts AS k
-  GROUP BY
-    k.word,
-    k.base
-), sqlnb_stats AS (
-  SELECT
-    g.base AS base,
-    SUM(CASE WHEN g.slot = 0 THEN g.total END) AS t0,
-    SUM(CASE WHEN g.slot = 1 THEN g.total END) AS t1,
-    SUM(CASE WHEN g.slot = 2 THEN g.total END) AS t2,
-    SUM(CASE WHEN g.slot = 3 THEN g.total END) AS t3,
-    SUM(CASE WHEN g.slot = 4 THEN g.total END) AS t4,
-    SUM(CASE WHEN g.slot = 5 THEN g.total END) AS t5,
-    SUM(CASE WHEN g.slot = 6 THEN g.total END) AS t6,
-    SUM(CASE WHEN g.slot = 7 THEN g.total END) AS t7,
-    SUM(CASE WHEN g.slot = 0 THEN g.n_docs END) AS n0,
-    SUM(CASE WHEN g.slot = 1 THEN g.n_docs END) AS n1,
-    SUM(CASE WHEN g.slot = 2 THEN g.n_docs END) AS n2,
-    SUM(CASE WHEN g.slot = 3 THEN g.n_docs END) AS n3,
-    SUM(CASE WHEN g.slot = 4 THEN g.n_docs END) AS n4,
-    SUM(CASE WHEN g.slot = 5 THEN g.n_docs END) AS n5,
-    SUM(CASE WHEN g.slot = 6 THEN g.n_docs END) AS n6,
-    SUM(CASE WHEN g.slot = 7 THEN g.n_docs END) AS n7
-  FROM (
-    SELECT
-      c.class_id - c.class_id % 8 AS base,
-      c.class_id % 8 AS slot,
-      c.n_docs AS n_docs,
-      SUM(k.count) AS total
-    FROM sqlnb_classes AS c
-    LEFT JOIN sqlnb_word_counts AS k
-      ON k.model = c.model AND k.class_id = c.class_id
-    WHERE
-      c.model = 'spam'
-    GROUP BY
-      c.class_id,
-      c.n_docs
-  ) AS g
-  GROUP BY
-    g.base
-), sqlnb_size AS (
-  SELECT
-    CAST(COUNT(*) AS REAL) AS vocabulary,
-    SUM(w.total) AS grand_total
-  FROM sqlnb_words AS w
-)
 SELECT
-  *
+  'spam' AS model,
+  p.word AS word,
+  b.base AS base,
+  CASE
+    WHEN b.base + 0 < 2
+    THEN CASE
+      WHEN COALESCE(p.c0, 0) + CAST(1.0 AS REAL) > 0
+      AND s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(COALESCE(p.c0, 0) + CAST(1.0 AS REAL)) - LN(s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w0,
+  CASE
+    WHEN b.base + 1 < 2
+    THEN CASE
+      WHEN COALESCE(p.c1, 0) + CAST(1.0 AS REAL) > 0
+      AND s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(COALESCE(p.c1, 0) + CAST(1.0 AS REAL)) - LN(s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w1,
+  CASE
+    WHEN b.base + 2 < 2
+    THEN CASE
+      WHEN COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w2,
+  CASE
+    WHEN b.base + 3 < 2
+    THEN CASE
+      WHEN COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w3,
+  CASE
+    WHEN b.base + 4 < 2
+    THEN CASE
+      WHEN COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w4,
+  CASE
+    WHEN b.base + 5 < 2
+    THEN CASE
+      WHEN COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w5,
+  CASE
+    WHEN b.base + 6 < 2
+    THEN CASE
+      WHEN COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w6,
+  CASE
+    WHEN b.base + 7 < 2
+    THEN CASE
+      WHEN COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w7
 FROM (
   SELECT
-    'spam' AS model,
-    w.word AS word,
-    s.base AS base,
-    CASE
-      WHEN NOT s.n0 IS NULL
-      THEN CASE
-        WHEN COALESCE(p.c0, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(COALESCE(p.c0, 0) + CAST(1.0 AS REAL)) - LN(s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w0,
-    CASE
-      WHEN NOT s.n1 IS NULL
-      THEN CASE
-        WHEN COALESCE(p.c1, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(COALESCE(p.c1, 0) + CAST(1.0 AS REAL)) - LN(s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w1,
-    CASE
-      WHEN NOT s.n2 IS NULL
-      THEN CASE
-        WHEN COALESCE(p.c2, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n2 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(COALESCE(p.c2, 0) + CAST(1.0 AS REAL)) - LN(s.n2 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w2,
-    CASE
-      WHEN NOT s.n3 IS NULL
-      THEN CASE
-        WHEN COALESCE(p.c3, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n3 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(COALESCE(p.c3, 0) + CAST(1.0 AS REAL)) - LN(s.n3 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w3,
-    CASE
-      WHEN NOT s.n4 IS NULL
-      THEN CASE
-        WHEN COALESCE(p.c4, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n4 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(COALESCE(p.c4, 0) + CAST(1.0 AS REAL)) - LN(s.n4 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w4,
-    CASE
-      WHEN NOT s.n5 IS NULL
-      THEN CASE
-        WHEN COALESCE(p.c5, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n5 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(COALESCE(p.c5, 0) + CAST(1.0 AS REAL)) - LN(s.n5 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w5,
-    CASE
-      WHEN NOT s.n6 IS NULL
-      THEN CASE
-        WHEN COALESCE(p.c6, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n6 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(COALESCE(p.c6, 0) + CAST(1.0 AS REAL)) - LN(s.n6 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w6,
-    CASE
-      WHEN NOT s.n7 IS NULL
-      THEN CASE
-        WHEN COALESCE(p.c7, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n7 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(COALESCE(p.c7, 0) + CAST(1.0 AS REAL)) - LN(s.n7 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w7
-  FROM sqlnb_words AS w
-  CROSS JOIN sqlnb_stats AS s
-  CROSS JOIN sqlnb_size AS z
-  LEFT JOIN sqlnb_pivot AS p
-    ON p.word = w.word AND p.base = s.base
-  UNION ALL
+    SUM(CASE WHEN w.class_id = 0 THEN w.count END) AS c0,
+    SUM(CASE WHEN w.class_id = 1 THEN w.count END) AS c1,
+    SUM(w.count) AS total,
+    CAST(COUNT(*) OVER () AS REAL) AS vocabulary,
+    SUM(SUM(w.count)) OVER () AS grand_total,
+    w.word AS word
+  FROM (
+    SELECT
+      class_id,
+      word,
+      count
+    FROM sqlnb_word_counts
+    WHERE
+      model = 'spam'
+  ) AS w
+  GROUP BY
+    w.word
+) AS p
+CROSS JOIN (
   SELECT
-    'spam' AS model,
-    w.word AS word,
-    -1 - s.base AS base,
-    CASE
-      WHEN NOT s.n0 IS NULL
-      THEN CASE
-        WHEN s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS REAL)) - LN(s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w0,
-    CASE
-      WHEN NOT s.n1 IS NULL
-      THEN CASE
-        WHEN s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS REAL)) - LN(s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w1,
-    CASE
-      WHEN NOT s.n2 IS NULL
-      THEN CASE
-        WHEN s.n2 - COALESCE(p.c2, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n2 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(s.n2 - COALESCE(p.c2, 0) + CAST(1.0 AS REAL)) - LN(s.n2 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w2,
-    CASE
-      WHEN NOT s.n3 IS NULL
-      THEN CASE
-        WHEN s.n3 - COALESCE(p.c3, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n3 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(s.n3 - COALESCE(p.c3, 0) + CAST(1.0 AS REAL)) - LN(s.n3 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w3,
-    CASE
-      WHEN NOT s.n4 IS NULL
-      THEN CASE
-        WHEN s.n4 - COALESCE(p.c4, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n4 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(s.n4 - COALESCE(p.c4, 0) + CAST(1.0 AS REAL)) - LN(s.n4 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w4,
-    CASE
-      WHEN NOT s.n5 IS NULL
-      THEN CASE
-        WHEN s.n5 - COALESCE(p.c5, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n5 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(s.n5 - COALESCE(p.c5, 0) + CAST(1.0 AS REAL)) - LN(s.n5 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w5,
-    CASE
-      WHEN NOT s.n6 IS NULL
-      THEN CASE
-        WHEN s.n6 - COALESCE(p.c6, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n6 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(s.n6 - COALESCE(p.c6, 0) + CAST(1.0 AS REAL)) - LN(s.n6 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w6,
-    CASE
-      WHEN NOT s.n7 IS NULL
-      THEN CASE
-        WHEN s.n7 - COALESCE(p.c7, 0) + CAST(1.0 AS REAL) > 0
-        AND s.n7 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
-        THEN LN(s.n7 - COALESCE(p.c7, 0) + CAST(1.0 AS REAL)) - LN(s.n7 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
-      END
-    END AS w7
-  FROM sqlnb_words AS w
-  CROSS JOIN sqlnb_stats AS s
-  CROSS JOIN sqlnb_size AS z
-  LEFT JOIN sqlnb_pivot AS p
-    ON p.word = w.word AND p.base = s.base
-) AS r;
+    *
+  FROM (
+    SELECT
+      SUM(CASE WHEN c.class_id = 0 THEN c.n_docs END) AS n0,
+      SUM(CASE WHEN c.class_id = 1 THEN c.n_docs END) AS n1
+    FROM (
+      SELECT
+        class_id,
+        n_docs
+      FROM sqlnb_classes
+      WHERE
+        model = 'spam'
+    ) AS c
+  ) AS n
+  CROSS JOIN (
+    SELECT
+      SUM(CASE WHEN g.class_id = 0 THEN g.count END) AS t0,
+      SUM(CASE WHEN g.class_id = 1 THEN g.count END) AS t1
+    FROM (
+      SELECT
+        class_id,
+        SUM(count) AS count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'spam'
+      GROUP BY
+        class_id
+    ) AS g
+  ) AS t
+) AS s
+CROSS JOIN (
+  SELECT
+    0 AS base
+) AS b
+UNION ALL
+SELECT
+  'spam' AS model,
+  p.word AS word,
+  -1 - b.base AS base,
+  CASE
+    WHEN b.base + 0 < 2
+    THEN CASE
+      WHEN s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS REAL) > 0
+      AND s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS REAL)) - LN(s.n0 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w0,
+  CASE
+    WHEN b.base + 1 < 2
+    THEN CASE
+      WHEN s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS REAL) > 0
+      AND s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS REAL)) - LN(s.n1 + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w1,
+  CASE
+    WHEN b.base + 2 < 2
+    THEN CASE
+      WHEN NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w2,
+  CASE
+    WHEN b.base + 3 < 2
+    THEN CASE
+      WHEN NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w3,
+  CASE
+    WHEN b.base + 4 < 2
+    THEN CASE
+      WHEN NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w4,
+  CASE
+    WHEN b.base + 5 < 2
+    THEN CASE
+      WHEN NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w5,
+  CASE
+    WHEN b.base + 6 < 2
+    THEN CASE
+      WHEN NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w6,
+  CASE
+    WHEN b.base + 7 < 2
+    THEN CASE
+      WHEN NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL) > 0
+      AND NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL) > 0
+      THEN LN(NULL - COALESCE(NULL, 0) + CAST(1.0 AS REAL)) - LN(NULL + CAST(1.0 AS REAL) + CAST(1.0 AS REAL))
+    END
+  END AS w7
+FROM (
+  SELECT
+    SUM(CASE WHEN w.class_id = 0 THEN w.count END) AS c0,
+    SUM(CASE WHEN w.class_id = 1 THEN w.count END) AS c1,
+    SUM(w.count) AS total,
+    CAST(COUNT(*) OVER () AS REAL) AS vocabulary,
+    SUM(SUM(w.count)) OVER () AS grand_total,
+    w.word AS word
+  FROM (
+    SELECT
+      class_id,
+      word,
+      count
+    FROM sqlnb_word_counts
+    WHERE
+      model = 'spam'
+  ) AS w
+  GROUP BY
+    w.word
+) AS p
+CROSS JOIN (
+  SELECT
+    *
+  FROM (
+    SELECT
+      SUM(CASE WHEN c.class_id = 0 THEN c.n_docs END) AS n0,
+      SUM(CASE WHEN c.class_id = 1 THEN c.n_docs END) AS n1
+    FROM (
+      SELECT
+        class_id,
+        n_docs
+      FROM sqlnb_classes
+      WHERE
+        model = 'spam'
+    ) AS c
+  ) AS n
+  CROSS JOIN (
+    SELECT
+      SUM(CASE WHEN g.class_id = 0 THEN g.count END) AS t0,
+      SUM(CASE WHEN g.class_id = 1 THEN g.count END) AS t1
+    FROM (
+      SELECT
+        class_id,
+        SUM(count) AS count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'spam'
+      GROUP BY
+        class_id
+    ) AS g
+  ) AS t
+) AS s
+CROSS JOIN (
+  SELECT
+    0 AS base
+) AS b;
 INSERT INTO sqlnb_base (
   model,
   class_id,
