@@ -103,6 +103,7 @@ class Model(Entry):
         ``unseen="error"``: refuse categorical values never seen in training); returns its
         number of rows."""
         query = self.prediction_query(data, **options)
+        self.db.stage("scoring")
         return self.db.write_table(output, query, replace=replace, verify=self._check_current)
 
     def classify(
@@ -137,6 +138,7 @@ class Model(Entry):
         if proba_into is not None:
             written[proba_into] = ("proba", exp.DataType.build("DOUBLE"))
         statements = self.db.update_statements(target, id_column, predictions, written)
+        self.db.stage("classifying")
         with self.db.transaction():
             for statement in statements:
                 self.db.execute(statement)
@@ -170,6 +172,7 @@ class Model(Entry):
     def evaluate(self, data: str | Source, labels: str | Labels | None = None) -> dict[str, Any]:
         """Accuracy, macro-F1, log-loss, per-class precision/recall/F1/support, confusion."""
         create, (confusion, per_class, summary), drop_it = self.evaluation_statements(data, labels)
+        self.db.stage("scoring")
         self.db.execute(drop_it)
         self.db.execute(create)
         try:

@@ -14,6 +14,7 @@ one the file does not have. Names are never pasted into SQL text: :func:`table` 
 from __future__ import annotations
 
 import functools
+import pickle
 from pathlib import Path
 from typing import TypeAlias
 
@@ -50,32 +51,37 @@ def for_dialect(name: str, dialect: str) -> str:
     return override if (sql_dir() / override).exists() else name
 
 
+@functools.cache
 def parsed(name: str) -> exp.Expr:
     """The template's tree, parsed once. Callers must copy it before changing it. A file named
     ``*.<dialect>.sql`` is written in that dialect."""
-    trees = _parsed_all()
-    if name not in trees:
+    blobs = _parsed_all()
+    if name not in blobs:
         raise SqlnbError(f"no SQL file sql/{name}")
-    return trees[name]
+    tree = pickle.loads(blobs[name])
+    assert isinstance(tree, exp.Expr)
+    return tree
 
 
 @functools.cache
-def _parsed_all() -> dict[str, exp.Expr]:
-    """Every template parsed, from the cache on disk when its files and sqlglot are unchanged
-    (parsing them is a tenth of a second of every command otherwise)."""
+def _parsed_all() -> dict[str, bytes]:
+    """Every template parsed and pickled, from the cache on disk when its files and sqlglot
+    are unchanged (parsing them is a tenth of a second of every command otherwise; a command
+    unpickles only the ones it uses)."""
     root = sql_dir()
     files = sorted(root.rglob("*.sql"))
     stamps = [
         f"{p.relative_to(root).as_posix()}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in files
     ]
-    key = f"templates {getattr(sqlglot, '__version__', '')} {root} " + " ".join(stamps)
-    trees = cache.load(key)
-    if not isinstance(trees, dict):
-        trees = {
-            p.relative_to(root).as_posix(): _parse(p.relative_to(root).as_posix()) for p in files
+    key = f"templates pickled {getattr(sqlglot, '__version__', '')} {root} " + " ".join(stamps)
+    blobs = cache.load(key)
+    if not (isinstance(blobs, dict) and all(isinstance(b, bytes) for b in blobs.values())):
+        names = [p.relative_to(root).as_posix() for p in files]
+        blobs = {
+            name: pickle.dumps(_parse(name), protocol=pickle.HIGHEST_PROTOCOL) for name in names
         }
-        cache.store(key, trees)
-    return trees
+        cache.store(key, blobs)
+    return blobs
 
 
 def _parse(name: str) -> exp.Expr:

@@ -38,13 +38,13 @@ class Training:
         functions current (unless ``functions`` is off: a model that will not be committed);
         returns the model as written."""
         with self.db.transaction():
-            for i, statement in enumerate(self.statements):
-                self.db.stage(_stage(statement), i / len(self.statements))
+            for statement in self.statements:
+                self.db.stage(_stage(statement))
                 self.db.execute(statement)
             self.kind.check(self.db, self.model, self.params)
             if functions:
                 macros.refresh(self.db)
-            self.db.stage("committing", 1.0)
+            self.db.stage("committing")
             return catalog.entry(self.db, self.model)
 
     def script(self, dialect_name: str) -> str:

@@ -58,17 +58,24 @@ def opened(db: str, *, create: bool = False) -> Iterator[Database]:
     try:
         if sys.stderr.isatty():
             from rich.console import Console
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TaskProgressColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
 
             with Progress(
-                TextColumn("running SQL"),
+                TextColumn("{task.description}"),
                 BarColumn(),
+                TaskProgressColumn(),
                 TimeElapsedColumn(),
                 console=Console(stderr=True, highlight=False),
                 transient=True,
             ) as bar:
-                task = bar.add_task("sql", total=100)
-                database.progress = _progress(bar, task)
+                task = bar.add_task("reading", total=100)
+                database.progress, database.on_stage = _progress(bar, task)
                 with errors():
                     yield database
         else:
@@ -86,9 +93,23 @@ def _profiler(path: str) -> Callable[[str, float], None]:
     return record
 
 
-def _progress(bar: Any, task: Any) -> Callable[[float], None]:
-    def update(percent: float) -> None:
-        if percent >= 0:
+def _progress(
+    bar: Any, task: Any
+) -> tuple[Callable[[float], None], Callable[[str, float | None], None]]:
+    """The bar's two hooks: the running statement's percentage (DuckDB's, where the engine
+    has one), and the stage, with the share of a command's steps done where it has several
+    (then the bar shows that share, and the statement moves it within the step)."""
+    state: dict[str, float | None] = {"done": None}
+
+    def statement(percent: float) -> None:
+        done = state["done"]
+        if done is not None:
+            bar.update(task, completed=100 * done)
+        elif percent >= 0:
             bar.update(task, completed=percent)
 
-    return update
+    def stage(what: str, done: float | None) -> None:
+        state["done"] = done
+        bar.update(task, description=what, completed=100 * done if done is not None else 0)
+
+    return statement, stage

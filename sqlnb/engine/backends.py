@@ -89,7 +89,10 @@ class DuckDBBackend(Backend):
 
     def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
         connection.execute("SET python_enable_replacements = false")
-        connection.execute("SET enable_progress_bar = false")
+        # Progress is tracked (query_progress() answers at once) but never printed by DuckDB.
+        connection.execute("SET enable_progress_bar = true")
+        connection.execute("SET enable_progress_bar_print = false")
+        connection.execute("SET progress_bar_time = 0")
         super().__init__(connection)
 
     def interrupt(self) -> None:

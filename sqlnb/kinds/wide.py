@@ -60,7 +60,7 @@ def formula(name: str, bindings: dict[str, exp.Expr]) -> exp.Expr:
     one class."""
     (expression,) = templates.expressions(name, **bindings).values()
     for window in expression.find_all(exp.Window):
-        window.set("partition_by", [col("base", "b")])
+        window.set("partition_by", [col("base", "s")])
     return expression
 
 
@@ -69,38 +69,44 @@ def bindings(j: int, n_classes: int) -> dict[str, exp.Expr]:
     :func:`derive`: ``$count`` (N_kw, 0 where the word is not in the class), ``$total`` (N_k,
     the class's summed count), ``$docs`` (its documents), ``$size`` (V, the vocabulary),
     ``$word_total`` (the word's count over all classes) and ``$all`` (every count)."""
-
-    def of_class(prefix: str, table: str) -> exp.Expr:
-        """The column of class base + j, among the K columns of a row with one per class
-        (NULL past the last class)."""
-        classes = range(j, n_classes, BLOCK)  # slot j of every block
-        if len(classes) == 1:
-            return col(f"{prefix}{classes[0]}", table)
-        case = exp.Case(this=col("base", "b"))
+    classes = range(j, n_classes, BLOCK)  # the classes in slot j of every block
+    count: exp.Expr = exp.null()
+    if len(classes) == 1:
+        count = col(f"c{classes[0]}", "p")
+    elif classes:
+        count = exp.Case(this=col("base", "s"))
         for k in classes:
-            case = case.when(_int(k - j), col(f"{prefix}{k}", table))
-        return case if classes else exp.null()
-
+            count = count.when(_int(k - j), col(f"c{k}", "p"))
     return {
-        "count": exp.func("COALESCE", of_class("c", "p"), _int(0)),
-        "total": exp.func("COALESCE", of_class("t", "s"), _int(0)),
-        "docs": of_class("n", "s"),
-        "size": col("vocabulary", "p"),
+        "count": exp.func("COALESCE", count, _int(0)),
+        "total": exp.func("COALESCE", col(f"t{j}", "s"), _int(0)),
+        "docs": col(f"n{j}", "s"),
+        "size": col("vocabulary", "s"),
         "word_total": col("total", "p"),
-        "all": col("grand_total", "p"),
+        "all": col("grand_total", "s"),
     }
 
 
-def _by_class(source: exp.Expr, alias: str, value: str, prefix: str, n_classes: int) -> exp.Select:
-    """SUM(value) per class as columns <prefix>0 ... <prefix>K-1, from rows with class_id."""
-    return exp.select(
-        *(
-            exp.Sum(
-                this=exp.Case().when(col("class_id", alias).eq(_int(k)), col(value, alias))
-            ).as_(f"{prefix}{k}")
-            for k in range(n_classes)
+def _hoist(expression: exp.Expr, hoisted: list[exp.Expr]) -> exp.Expr:
+    """``expression`` with each logarithm that reads only the block's row (a class's totals:
+    the same for every word) replaced by a column of that row, computed once per block and
+    added to ``hoisted``."""
+    for node in list(expression.find_all(exp.Ln)):
+        columns = list(node.find_all(exp.Column))
+        if columns and all(c.table == "s" for c in columns) and not node.find(exp.Window):
+            hoisted.append(node.copy().as_(f"h{len(hoisted)}"))
+            node.replace(col(f"h{len(hoisted) - 1}", "s"))
+    return expression
+
+
+def _by(source: exp.Expr, alias: str, key: str, value: str, prefix: str, n: int) -> list[exp.Expr]:
+    """SUM(value) per ``key`` (a class or slot) as columns <prefix>0 ... <prefix>n-1."""
+    return [
+        exp.Sum(this=exp.Case().when(col(key, alias).eq(_int(k)), col(value, alias))).as_(
+            f"{prefix}{k}"
         )
-    ).from_(source)
+        for k in range(n)
+    ]
 
 
 def derive(model: Name, families: dict[str, Weight], n_classes: int) -> exp.Expr:
@@ -108,86 +114,102 @@ def derive(model: Name, families: dict[str, Weight], n_classes: int) -> exp.Expr
     classes a row whose column j holds the weight of class base + j, by each family's formula
     (prefix ``w``: rows of block ``base``; ``a``: of block ``-1 - base``). The counts are
     pivoted once by word, a column per class (so this query, unlike prediction's, depends on
-    the number of classes), then spread over the blocks."""
-    n_blocks = max(1, -(-n_classes // BLOCK))
+    the number of classes), and crossed with one row per block: its classes' totals, and the
+    formulas' parts that depend on them alone, computed once."""
     counts = (
         exp.select(col("class_id"), col("word"), col("count"))
         .from_(exp.to_table("sqlnb_word_counts"), copy=False)
         .where(_model(model), copy=False)
         .subquery("w", copy=False)
     )
-    total = exp.Sum(this=col("count", "w"))
-    words = (
-        _by_class(counts, "w", "count", "c", n_classes)
-        .select(
-            total.as_("total"),
-            exp.cast(exp.Window(this=exp.Count(this=exp.Star())), DOUBLE).as_("vocabulary"),
-            exp.Window(this=exp.Sum(this=total.copy())).as_("grand_total"),
-            col("word", "w").as_("word"),
-            append=True,
-        )
-        .group_by(col("word", "w"))
+    words = exp.select(
+        *_by(counts, "w", "class_id", "count", "c", n_classes),
+        exp.Sum(this=col("count", "w")).as_("total"),
+        col("word", "w").as_("word"),
     )
-    per_class = (
-        exp.select(col("class_id"), exp.Sum(this=col("count")).as_("count"))
-        .from_(exp.to_table("sqlnb_word_counts"), copy=False)
-        .where(_model(model), copy=False)
-        .group_by(col("class_id"), copy=False)
+    words = words.from_(counts, copy=False).group_by(col("word", "w"), copy=False)
+    per_class = (  # per class: its block, its slot in the block, its documents, its count
+        exp.select(
+            block_of(col("class_id", "c")).as_("base"),
+            _slot(col("class_id", "c")).as_("slot"),
+            col("n_docs", "c").as_("n_docs"),
+            exp.Sum(this=col("count", "k")).as_("total"),
+        )
+        .from_(exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True), copy=False)
+        .join(
+            exp.alias_(exp.to_table("sqlnb_word_counts"), "k", table=True),
+            join_type="LEFT",
+            on=exp.and_(
+                col("model", "k").eq(col("model", "c")),
+                col("class_id", "k").eq(col("class_id", "c")),
+            ),
+            copy=False,
+        )
+        .where(_model(model, "c"), copy=False)
+        .group_by(col("class_id", "c"), col("n_docs", "c"), copy=False)
         .subquery("g", copy=False)
     )
-    docs = (
-        exp.select(col("class_id"), col("n_docs"))
-        .from_(exp.to_table("sqlnb_classes"), copy=False)
+    size = (
+        exp.select(
+            exp.cast(exp.Count(this=exp.Distinct(expressions=[col("word")])), DOUBLE).as_(
+                "vocabulary"
+            ),
+            exp.Sum(this=col("count")).as_("grand_total"),
+        )
+        .from_(exp.to_table("sqlnb_word_counts"), copy=False)
         .where(_model(model), copy=False)
-        .subquery("c", copy=False)
+        .subquery("z", copy=False)
     )
-    stats = (
-        exp.select(exp.Star())
-        .from_(_by_class(docs, "c", "n_docs", "n", n_classes).subquery("n"))
-        .join(_by_class(per_class, "g", "count", "t", n_classes).subquery("t"), join_type="CROSS")
+    blocks = exp.select(
+        col("base", "g").as_("base"),
+        *_by(per_class, "g", "slot", "total", "t", BLOCK),
+        *_by(per_class, "g", "slot", "n_docs", "n", BLOCK),
+        exp.Max(this=col("vocabulary", "z")).as_("vocabulary"),
+        exp.Max(this=col("grand_total", "z")).as_("grand_total"),
     )
     blocks = (
-        exp.union(
-            *(exp.select(_int(b * BLOCK).as_("base")) for b in range(n_blocks)), distinct=False
-        )
-        if n_blocks > 1
-        else exp.select(_int(0).as_("base"))
+        blocks.from_(per_class, copy=False)
+        .join(size, join_type="CROSS", copy=False)
+        .group_by(col("base", "g"), copy=False)
     )
+    hoisted: list[exp.Expr] = []
     selects: list[exp.Select] = []
     for prefix, weight in families.items():
         base = (
-            col("base", "b")
+            col("base", "s")
             if prefix == "w"
-            else exp.Sub(this=_int(-1), expression=col("base", "b"))
+            else exp.Sub(this=_int(-1), expression=col("base", "s"))
         )
         weights = [  # past the last class, no class: NULL
             exp.Case()
             .when(
-                exp.LT(
-                    this=exp.Add(this=col("base", "b"), expression=_int(j)),
-                    expression=_int(n_classes),
-                ),
-                weight(bindings(j, n_classes)),
+                exp.Is(this=col(f"n{j}", "s"), expression=exp.null()).not_(),
+                _hoist(weight(bindings(j, n_classes)), hoisted),
             )
             .as_(f"w{j}")
             for j in SLOTS
         ]
-        select = exp.select(
-            exp.convert(model).as_("model"),
-            col("word", "p").as_("word"),
-            base.as_("base"),
-            *weights,
-        )
         selects.append(
-            select.from_(words.subquery("p"), copy=False)
-            .join(stats.subquery("s"), join_type="CROSS", copy=False)
-            .join(blocks.subquery("b"), join_type="CROSS", copy=False)
+            exp.select(
+                exp.convert(model).as_("model"),
+                col("word", "p").as_("word"),
+                base.as_("base"),
+                *weights,
+            )
+            .from_(words.subquery("p"), copy=False)
+            .join(
+                exp.alias_(exp.to_table("sqlnb_blocks"), "s", table=True),
+                join_type="CROSS",
+                copy=False,
+            )
         )
     rows: exp.Query = selects[0]
     for other in selects[1:]:
         rows = exp.union(rows, other, distinct=False)
+    stats = exp.select(exp.Star(), *hoisted).from_(blocks.subquery("s"), copy=False)
+    query = exp.select("*").from_(rows.subquery("r")).with_("sqlnb_blocks", as_=stats, copy=False)
     names = ["model", "word", "base", *(f"w{j}" for j in SLOTS)]
-    return exp.insert(rows, templates.table(TABLE), columns=names)
+    return exp.insert(query, templates.table(TABLE), columns=names)
 
 
 def pick(prefix: str) -> exp.Expr:
