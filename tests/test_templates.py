@@ -117,8 +117,8 @@ def test_a_failed_training_leaves_the_previous_model(con, monkeypatch):
     monkeypatch.setattr(
         Multinomial,
         "derive",
-        lambda self, model, params: [
-            *derive(self, model, params),
+        lambda self, model, params, n_classes: [
+            *derive(self, model, params, n_classes),
             sqlglot.parse_one("INSERT INTO nowhere VALUES (1)"),
         ],
     )
