@@ -127,7 +127,7 @@ def _tokens(db: Database, keys: list[str]) -> exp.Query:
     branches: list[exp.Query] = []
     for key in keys:
         query: exp.Query = Tokenizer.from_dict(json.loads(key)).tokens(
-            _Text("sqlnb_text"), db, grouped=False
+            _Text("sqlnb_text"), db, grouped=False, split=False
         )
         if len(keys) > 1:
             mine = (

@@ -78,9 +78,12 @@ class Tokenizer:
             ngram_max=self.ngrams[1],
         )
 
-    def tokens(self, docs: Docs, db: Database, *, grouped: bool = True) -> exp.Select:
+    def tokens(
+        self, docs: Docs, db: Database, *, grouped: bool = True, split: bool = True
+    ) -> exp.Select:
         """The query of the tokens table (doc_id, word, count) of a docs table; not
-        ``grouped``, one row per occurrence with count 1 (as a model's input)."""
+        ``grouped``, one row per occurrence with count 1 (as a model's input). With ``split``
+        the documents are tokenized side by side where the engine gains by it."""
         docs.check(db)
         dialect = db.dialect.name
         name = templates.for_dialect("tokenize/matches.sql", dialect)
@@ -97,14 +100,24 @@ class Tokenizer:
             text = exp.Lower(this=text)
         if "simple" in wanted:  # the default pattern splits a plain text at its spaces
             bindings["simple"] = self.pattern == DEFAULT_PATTERN
-        matches = templates.select(
-            name,
-            id=templates.col(docs.id, quoted=True),
-            text=text,
-            pattern=pattern,
-            source=docs.node(),
-            **bindings,
-        )
+        parts: list[exp.Query] = [
+            templates.select(
+                name,
+                id=templates.col(docs.id, quoted=True),
+                text=text,
+                pattern=pattern,
+                source=source,
+                **bindings,
+            )
+            for source in (
+                db.partitions(docs.node(), templates.col(docs.id, quoted=True))
+                if split
+                else [docs.node()]
+            )
+        ]
+        matches: exp.Query = parts[0]
+        for part in parts[1:]:  # tokenized side by side (see Database.partitions)
+            matches = exp.union(matches, part, distinct=False)
         counting = "tokenize/count.sql" if grouped else "tokenize/rows.sql"
         if self.ngrams == (1, 1):  # words alone: no positions, no windows
             kept: exp.Expr = exp.true()

@@ -20,6 +20,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Hyperparameters, Pruning, check_class_prior, prior_bindings
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
 from sqlnb.kinds import KINDS, Kind, kind_for
+from sqlnb.kinds.base import Labeled
 from sqlnb.tokenizer import Tokenizer
 
 
@@ -143,10 +144,10 @@ def train(
             params["pruning"] = pruning.as_dict()
     batch = _read(db, source, labels, the_kind, params, pruning, check=check)
     check_class_prior(params["class_prior"], batch.label_values)
-    labeled = templates.render("input/labeled.sql", labels=batch.labels_query)
+    labeled = Labeled.of(batch.labels_query)
     statements = [
         *catalog.replacing(db, model, the_kind),
-        templates.render("train/classes.sql", model=model, labeled=labeled),
+        templates.render("train/classes.sql", model=model, labeled=labeled.rows),
         *the_kind.count(model, batch.inputs, labeled, params),
         *parameters(model, the_kind, params, batch.label_type, len(batch.label_values)),
     ]
@@ -188,14 +189,14 @@ def append(
     staging, merged = model + "\x1fbatch", model + "\x1fmerged"
     counts = (CLASSES, *(t for t in the_kind.tables if t.counts))
     derived = catalog.derived(the_kind)
-    labeled = templates.render("input/labeled.sql", labels=batch.labels_query)
+    labeled = Labeled.of(batch.labels_query)
     sort_key: exp.Expr = exp.column("label", table="g")
     if type_family(current.label_type) != "text":
         sort_key = exp.cast(sort_key, exp.DataType.build(current.label_type, dialect="duckdb"))
     statements: list[exp.Expr] = [
         *catalog.deletes(staging, counts),
         *catalog.deletes(merged, counts),
-        templates.render("train/classes.sql", model=staging, labeled=labeled),
+        templates.render("train/classes.sql", model=staging, labeled=labeled.rows),
         *the_kind.count(staging, batch.inputs, labeled, params),
         templates.render(
             "append/classes.sql", model=model, batch=staging, merged=merged, sort_key=sort_key

@@ -64,6 +64,7 @@ class Database:
         self.on_stage: Callable[[str, float | None], None] | None = None
         self.progress: Callable[[float], None] | None = None
         self._depth = 0
+        self._threads: int | None = None
 
     @classmethod
     def connect(
@@ -155,6 +156,32 @@ class Database:
         self.backend.close()  # DuckDB writes its checkpoint here
         if self.timer:
             self.timer("(close)", time.perf_counter() - start)
+
+    def partitions(self, source: exp.Expr, key: exp.Expr) -> list[exp.Expr]:
+        """``source`` as the parts to read side by side for a costly step, split by a hash of
+        ``key``: one per thread where the engine gives a scan one thread per block of rows
+        (DuckDB), else the source whole. (Tokenizing a table of 100,000 documents, one row
+        group, goes twice as fast on 2 cores.)"""
+        split = self.dialect.split_hash
+        if split is None:
+            return [source]
+        if self._threads is None:
+            self._threads = int(
+                self.fetch(exp.select(exp.func("current_setting", exp.convert("threads"))))[0][0]
+            )
+        n = max(1, self._threads)
+        if n == 1:
+            return [source]
+        bucket = exp.Mod(
+            this=exp.Anonymous(this=split, expressions=[key]), expression=exp.convert(n)
+        )
+        return [
+            exp.select("*")
+            .from_(source.copy())
+            .where(bucket.copy().eq(exp.convert(i)))
+            .subquery("s")
+            for i in range(n)
+        ]
 
     def stage(self, what: str, done: float | None = None) -> None:
         """Say what the work is doing now (``counting``, ``fold 2/5, alpha 0.1``) and, where

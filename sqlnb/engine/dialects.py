@@ -39,12 +39,16 @@ class Dialect:
     fail: str | None = None
     # False where CREATE VIEW has no IF NOT EXISTS: there a view is created OR REPLACE.
     view_if_not_exists: bool = True
+    # A hash function, where the engine gives a scan one thread per block of rows (DuckDB: a
+    # row group, 122,880 rows): a costly step over a small table (tokenizing) then reads it
+    # as one scan per thread, each taking the rows whose key hashes to it.
+    split_hash: str | None = None
 
 
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
-        Dialect("duckdb", "duckdb", fail="error"),
+        Dialect("duckdb", "duckdb", fail="error", split_hash="HASH"),
         Dialect("sqlite", "sqlite", begin="BEGIN"),
         # READ COMMITTED lets two trainings of one model both delete the old rows and both
         # insert theirs: a transaction-scoped advisory lock per schema makes the second wait

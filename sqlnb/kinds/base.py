@@ -53,6 +53,25 @@ class ModelTable:
         return templates.table(self.name)
 
 
+@dataclass(frozen=True)
+class Labeled:
+    """The labeled documents of a training: ``labels`` (doc_id, label, weight), ``classes``
+    (label, class_id: the labels numbered in sorted order), and both joined as :attr:`rows`
+    (doc_id, label, weight, class_id). Counting by label, then numbering the counts, joins
+    the classes to the counts rather than to every token."""
+
+    labels: exp.Query
+    classes: exp.Query
+
+    @classmethod
+    def of(cls, labels: exp.Query) -> Labeled:
+        return cls(labels, templates.select("input/classes.sql", labels=labels))
+
+    @property
+    def rows(self) -> exp.Select:
+        return templates.select("input/labeled.sql", labels=self.labels, classes=self.classes)
+
+
 class Kind:
     """A Naive Bayes event model.
 
@@ -106,9 +125,7 @@ class Kind:
 
     # --- training --------------------------------------------------------------------------
 
-    def count(
-        self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
-    ) -> list[exp.Expr]:
+    def count(self, model: str, inputs: Inputs, labeled: Labeled, params: Params) -> list[exp.Expr]:
         """Statements that insert the sufficient statistics."""
         raise NotImplementedError
 

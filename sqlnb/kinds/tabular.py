@@ -13,7 +13,7 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Table, require, source_node, type_family
 from sqlnb.kinds import gaussian
-from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, ModelTable, Name, Params
+from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Labeled, ModelTable, Name, Params
 from sqlnb.templates import col
 
 # The inputs: Gaussian features wide (one row per example) for counting and scoring, and long
@@ -85,19 +85,18 @@ class Tabular(Kind):
         assert isinstance(source, Table)
         return source.ids(db)
 
-    def count(
-        self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
-    ) -> list[exp.Expr]:
+    def count(self, model: str, inputs: Inputs, labeled: Labeled, params: Params) -> list[exp.Expr]:
+        rows = labeled.rows
         statements: list[exp.Expr] = []
         if ROWS in inputs:
-            statements.append(gaussian.stats(model, _gaussian(params), inputs[ROWS], labeled))
+            statements.append(gaussian.stats(model, _gaussian(params), inputs[ROWS], rows))
         if CATEGORIES in inputs:
             statements.append(
                 templates.render(
                     "categorical/counts.sql",
                     model=model,
                     values=inputs[CATEGORIES],
-                    labeled=labeled,
+                    labeled=rows,
                 )
             )
         return statements

@@ -11,7 +11,7 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import wide
-from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, ModelTable, Name, Params
+from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Labeled, ModelTable, Name, Params
 from sqlnb.tokenizer import Tokenizer
 
 TOKENS = "sqlnb_input"
@@ -59,11 +59,15 @@ class TextKind(Kind):
         # materialised (on DuckDB), which costs more time and memory than a second scan.
         return templates.select("input/documents.sql", source=inputs[TOKENS].subquery("t"))
 
-    def count(
-        self, model: str, inputs: Inputs, labeled: exp.Expr, params: Params
-    ) -> list[exp.Expr]:
+    def count(self, model: str, inputs: Inputs, labeled: Labeled, params: Params) -> list[exp.Expr]:
         return [
-            templates.render(self.counting, model=model, tokens=inputs[TOKENS], labeled=labeled)
+            templates.render(
+                self.counting,
+                model=model,
+                tokens=inputs[TOKENS],
+                labels=labeled.labels,
+                classes=labeled.classes,
+            )
         ]
 
     def _scored(self) -> exp.Query:
