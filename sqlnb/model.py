@@ -167,7 +167,8 @@ class Model(Entry):
         self, data: str | Source, labels: str | Labels | None = None, *, guard: bool = True
     ) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
         """(create the outcomes temp table, [confusion, per_class, summary], drop it)."""
-        return pipeline.evaluation(self.db, self, data, labels, guard=guard)
+        evaluated = pipeline.evaluation_pipeline(self.db, self, data, labels, guard=guard)
+        return pipeline.evaluation(evaluated, self.name)
 
     def evaluate(self, data: str | Source, labels: str | Labels | None = None) -> dict[str, Any]:
         """Accuracy, macro-F1, log-loss, per-class precision/recall/F1/support, confusion."""

@@ -207,23 +207,16 @@ def evaluation_pipeline(
     )
 
 
-def evaluation(
-    db: Database,
-    entry: Entry,
-    data: str | Source,
-    labels: str | Labels | None = None,
-    *,
-    guard: bool = True,
-    check: bool = True,
-) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
-    """(create the outcomes temp table, [confusion, per_class, summary], drop it)."""
+def evaluation(evaluated: Pipeline, model: str) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
+    """(create the outcomes temp table, [confusion, per_class, summary], drop it) of an
+    :func:`evaluation_pipeline` of ``model``."""
     final = templates.select(
         "evaluate/outcomes.sql",
         truth=exp.to_table(TRUTH),
         posterior=exp.to_table(POSTERIOR),
-        model=entry.name,
+        model=model,
     )
-    outcomes = evaluation_pipeline(db, entry, data, labels, guard=guard, check=check).select(final)
+    outcomes = evaluated.select(final)
     create = exp.Create(
         this=exp.to_table(OUTCOMES),
         kind="TABLE",

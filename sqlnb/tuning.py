@@ -166,9 +166,10 @@ def _score(
         entry.kind.check(db, SCRATCH, entry.params)
     if alpha not in built:
         tuned = catalog.entry(db, SCRATCH)
-        outcomes, (_, _, summary), drop = pipeline.evaluation(
+        evaluated = pipeline.evaluation_pipeline(
             db, tuned, source, labels, guard=False, check=False
         )
+        outcomes, (_, _, summary), drop = pipeline.evaluation(evaluated, tuned.name)
         built[alpha] = [db.sql(drop), db.sql(outcomes), db.sql(summary)]
     drop_text, outcomes_text, summary_text = built[alpha]
     db.execute(drop_text)

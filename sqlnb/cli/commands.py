@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from sqlnb import files, pipeline, training, tuning
+from sqlnb import files, training, tuning
 from sqlnb.cli.app import command, print_script
 from sqlnb.cli.console import echo, errors, fail, opened
 from sqlnb.cli.options import (
@@ -144,7 +144,7 @@ def evaluate(
     with opened(db) as database:
         m = load(database, model_name)
         if dialect is not None:
-            create, queries, drop = pipeline.evaluation(database, m, data, labels, guard=False)
+            create, queries, drop = m.evaluation_statements(data, labels, guard=False)
             print_script(dialects.script([drop, create, *queries, drop], dialect))
             return
         result = m.evaluate(data, labels)
