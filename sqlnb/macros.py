@@ -60,7 +60,7 @@ def refresh(db: Database) -> None:
     key = f"macros {__version__} {json.dumps(keys)}"
     texts = cache.load(key)  # the same for every database: built once per machine
     if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
-        texts = [db.sql(s) for s in statements(db, keys)]
+        texts = [text for s in statements(db, keys) for text in db.texts(s)]
         cache.store(key, texts)
     for text in texts:
         db.execute(text)

@@ -63,7 +63,7 @@ def tune(
         source.check(db, source.query(db))
     scores: dict[float, list[tuple[float, float]]] = {a: [] for a in alphas}
     steps = folds * (1 + len(alphas))
-    built: dict[Any, list[str]] = {}  # the SQL of each alpha, the same in every fold
+    built: dict[Any, list[list[str]]] = {}  # the SQL of each alpha, the same in every fold
     try:
         with db.transaction():
             _keep(db, LABELS, templates.select("tune/folds.sql", labels=labeled, folds=folds))
@@ -150,7 +150,7 @@ def _apart(db: Database, source: Source, test: Labels) -> Source:
 
 
 def _score(
-    db: Database, alpha: float, source: Source, labels: Labels, built: dict[Any, list[str]]
+    db: Database, alpha: float, source: Source, labels: Labels, built: dict[Any, list[list[str]]]
 ) -> dict[str, Any]:
     """Retune the fold's model to ``alpha`` and evaluate it on the fold's documents. The SQL of
     both is the same in every fold (the same names: the scratch model, the fold's views and
@@ -159,9 +159,9 @@ def _score(
     key = (alpha, entry.n_classes)
     if key not in built:
         plan = training.retune(db, SCRATCH, Hyperparameters(alpha=alpha))
-        built[key] = [db.sql(s) for s in plan.statements]
+        built[key] = [[text for s in plan.statements for text in db.texts(s)]]
     with db.transaction():
-        for text in built[key]:
+        for text in built[key][0]:
             db.execute(text)
         entry.kind.check(db, SCRATCH, entry.params)
     if alpha not in built:
@@ -170,12 +170,13 @@ def _score(
             db, tuned, source, labels, guard=False, check=False
         )
         outcomes, (_, _, summary), drop = pipeline.evaluation(evaluated, tuned.name)
-        built[alpha] = [db.sql(drop), db.sql(outcomes), db.sql(summary)]
-    drop_text, outcomes_text, summary_text = built[alpha]
-    db.execute(drop_text)
-    db.execute(outcomes_text)
+        built[alpha] = [db.texts(drop), db.texts(outcomes), [db.sql(summary)]]
+    drop_texts, outcomes_texts, [summary_text] = built[alpha]
+    for text in drop_texts + outcomes_texts:
+        db.execute(text)
     try:
         names = ["n_docs", "accuracy", "macro_f1", "log_loss"]
         return dict(zip(names, db.fetch_text(summary_text)[0]))
     finally:
-        db.execute(drop_text)
+        for text in drop_texts:
+            db.execute(text)

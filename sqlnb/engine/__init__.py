@@ -207,13 +207,14 @@ class Database:
         the tree is not copied first (copies are most of the cost of writing SQL)."""
         return to_sql(tree, self.dialect.sqlglot, copy=False)
 
+    def texts(self, tree: exp.Expr) -> list[str]:
+        """A statement as the engine runs it: its SQL texts (see :func:`statements_for`)."""
+        return [self.sql(s) for s in statements_for(tree, self.dialect)]
+
     def execute(self, tree: exp.Expr | str) -> None:
-        """Run one statement (a tree, or one of the dialect's own fixed statements)."""
-        if isinstance(tree, str):
-            self._run(tree, fetch=False)
-            return
-        for statement in statements_for(tree, self.dialect):
-            self._run(self.sql(statement), fetch=False)
+        """Run one statement (a tree, or one of the engine's SQL texts built earlier)."""
+        for text in [tree] if isinstance(tree, str) else self.texts(tree):
+            self._run(text, fetch=False)
 
     def fetch(self, tree: exp.Expr) -> list[Row]:
         """Run a query and return its rows."""

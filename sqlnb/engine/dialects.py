@@ -43,13 +43,20 @@ class Dialect:
     # row group, 122,880 rows): a costly step over a small table (tokenizing) then reads it
     # as one scan per thread, each taking the rows whose key hashes to it.
     split_hash: str | None = None
+    # True where the planner needs fresh statistics and does not gather them itself soon
+    # enough (PostgreSQL's autovacuum runs later, and never on temporary tables): a table is
+    # ANALYZEd after each statement that fills it, in the same transaction.
+    analyze: bool = False
+    # True where a table's rows of one model are worth an index (the engine reads a model's
+    # rows by it, and deletes them by it): a table with a model column gets one on creation.
+    index_model: bool = False
 
 
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("duckdb", "duckdb", fail="error", split_hash="HASH"),
-        Dialect("sqlite", "sqlite", begin="BEGIN"),
+        Dialect("sqlite", "sqlite", begin="BEGIN", index_model=True),
         # READ COMMITTED lets two trainings of one model both delete the old rows and both
         # insert theirs: a transaction-scoped advisory lock per schema makes the second wait
         # for the first, then replace its model whole.
@@ -59,6 +66,8 @@ DIALECTS: dict[str, Dialect] = {
             begin="BEGIN",
             lock="SELECT pg_advisory_xact_lock(hashtext('sqlnb.' || current_schema()))",
             view_if_not_exists=False,
+            analyze=True,
+            index_model=True,
         ),
         Dialect(
             "spark",
@@ -124,19 +133,52 @@ def dialect(name: str) -> Dialect:
 
 def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
     """A statement as the dialect runs it: one (CREATE VIEW IF NOT EXISTS becomes CREATE OR
-    REPLACE VIEW where the dialect lacks it), or, where it lacks DELETE, four."""
+    REPLACE VIEW where the dialect lacks it), or, where it lacks DELETE, four; followed by an
+    ANALYZE of the table it fills, or by the index of the table it creates, where the dialect
+    wants them."""
     view = isinstance(tree, exp.Create) and tree.kind == "VIEW" and tree.args.get("exists")
     if view and not d.view_if_not_exists:  # CREATE OR REPLACE VIEW instead
         replaced = tree.copy()
         replaced.set("exists", False)
         replaced.set("replace", True)
         return [replaced]
+    filled = _filled(tree)
+    if filled is not None and d.analyze:
+        return [tree, exp.Analyze(tables=[filled.copy()])]
+    if isinstance(tree, exp.Create) and tree.kind == "TABLE" and d.index_model:
+        schema = tree.this
+        columns = [c.name for c in schema.expressions] if isinstance(schema, exp.Schema) else []
+        if "model" in columns:
+            return [tree, _model_index(schema.this)]
     if isinstance(tree, exp.Delete) and not d.delete:
         target = tree.this
         keep = exp.select("*").from_(target.copy()).where(exp.not_(tree.args["where"].this))
         staging = exp.to_table(f"{target.name}__sqlnb_keep")
         return [*replace_table(target, keep, staging)]
     return [tree]
+
+
+def _filled(tree: exp.Expr) -> exp.Table | None:
+    """The table an INSERT or a CREATE TABLE AS fills, if ``tree`` is one."""
+    if isinstance(tree, exp.Insert) or (
+        isinstance(tree, exp.Create) and tree.kind == "TABLE" and tree.expression is not None
+    ):
+        target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+        return target if isinstance(target, exp.Table) else None
+    return None
+
+
+def _model_index(table: exp.Table) -> exp.Create:
+    """CREATE INDEX IF NOT EXISTS <table>_model ON <table> (model)."""
+    return exp.Create(
+        this=exp.Index(
+            this=exp.to_identifier(f"{table.name}_model"),
+            table=table.copy(),
+            params=exp.IndexParameters(columns=[exp.column("model")]),
+        ),
+        kind="INDEX",
+        exists=True,
+    )
 
 
 def replace_table(target: exp.Table, query: exp.Query, staging: exp.Table) -> list[exp.Expr]:

@@ -165,3 +165,4 @@ JOIN (
   ON c.class_id = p.class_id
 WHERE
   p.rn = 1;
+ANALYZE "predictions";

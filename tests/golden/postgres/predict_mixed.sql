@@ -151,3 +151,4 @@ JOIN (
     model = 'triage'
 ) AS c
   ON c.class_id = p.class_id;
+ANALYZE "triaged";

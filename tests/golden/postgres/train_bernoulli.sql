@@ -10,18 +10,21 @@ CREATE TABLE IF NOT EXISTS sqlnb_models (
   trained_at TIMESTAMP,
   version TEXT
 );
+CREATE INDEX IF NOT EXISTS sqlnb_models_model ON sqlnb_models(model);
 CREATE TABLE IF NOT EXISTS sqlnb_classes (
   model TEXT,
   class_id BIGINT,
   label TEXT,
   n_docs DOUBLE PRECISION
 );
+CREATE INDEX IF NOT EXISTS sqlnb_classes_model ON sqlnb_classes(model);
 CREATE TABLE IF NOT EXISTS sqlnb_prior (
   model TEXT,
   class_id BIGINT,
   label TEXT,
   log_prior DOUBLE PRECISION
 );
+CREATE INDEX IF NOT EXISTS sqlnb_prior_model ON sqlnb_prior(model);
 CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
   model TEXT,
   settings TEXT,
@@ -30,12 +33,14 @@ CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
   ngram_min BIGINT,
   ngram_max BIGINT
 );
+CREATE INDEX IF NOT EXISTS sqlnb_tokenizers_model ON sqlnb_tokenizers(model);
 CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   model TEXT,
   class_id BIGINT,
   word TEXT,
   count DOUBLE PRECISION
 );
+CREATE INDEX IF NOT EXISTS sqlnb_word_counts_model ON sqlnb_word_counts(model);
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model TEXT,
   word TEXT,
@@ -49,6 +54,7 @@ CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   w6 DOUBLE PRECISION,
   w7 DOUBLE PRECISION
 );
+CREATE INDEX IF NOT EXISTS sqlnb_scoring_model ON sqlnb_scoring(model);
 CREATE TABLE IF NOT EXISTS sqlnb_base (
   model TEXT,
   class_id BIGINT,
@@ -56,6 +62,7 @@ CREATE TABLE IF NOT EXISTS sqlnb_base (
   n_zero BIGINT,
   presence BOOLEAN
 );
+CREATE INDEX IF NOT EXISTS sqlnb_base_model ON sqlnb_base(model);
 CREATE OR REPLACE VIEW sqlnb_log_theta AS
 SELECT
   s.model AS model,
@@ -177,6 +184,7 @@ FROM (
 GROUP BY
   l.class_id,
   l.label;
+ANALYZE sqlnb_classes;
 INSERT INTO sqlnb_word_counts (
   model,
   class_id,
@@ -236,6 +244,7 @@ JOIN (
   ) AS v
 ) AS c
   ON c.label = g.label;
+ANALYZE sqlnb_word_counts;
 INSERT INTO sqlnb_prior (
   model,
   class_id,
@@ -258,6 +267,7 @@ FROM (
   WHERE
     c.model = 'spam'
 ) AS w;
+ANALYZE sqlnb_prior;
 INSERT INTO "sqlnb_scoring" (
   model,
   word,
@@ -523,6 +533,7 @@ FROM (
   ) AS p
   CROSS JOIN sqlnb_blocks AS s
 ) AS r;
+ANALYZE "sqlnb_scoring";
 INSERT INTO sqlnb_base (
   model,
   class_id,
@@ -637,6 +648,7 @@ JOIN (
   ON a.class_id = p.class_id
 WHERE
   p.model = 'spam';
+ANALYZE sqlnb_base;
 INSERT INTO sqlnb_models (
   model,
   kind,
@@ -672,4 +684,5 @@ FROM (
   WHERE
     model = 'spam'
 ) AS c;
+ANALYZE sqlnb_models;
 COMMIT;

@@ -150,28 +150,19 @@ WITH sqlnb_truth AS (
   ) AS b
 )
 SELECT
-  y.doc_id AS doc_id,
-  CAST(y.label AS VARCHAR) AS true_label,
-  c.label AS predicted,
-  COALESCE(t.proba, CAST(0 AS DOUBLE)) AS p_true
-FROM sqlnb_truth AS y
-JOIN sqlnb_posterior AS p
-  ON p.doc_id = y.doc_id AND p.rn = 1
-JOIN (
+  g.doc_id AS doc_id,
+  g.true_label AS true_label,
+  g.predicted AS predicted,
+  COALESCE(g.p_true, CAST(0 AS DOUBLE)) AS p_true
+FROM (
   SELECT
-    class_id,
-    label
-  FROM sqlnb_classes
-  WHERE
-    model = 'spam'
-) AS c
-  ON c.class_id = p.class_id
-LEFT JOIN (
-  SELECT
-    q.doc_id AS doc_id,
-    k.label AS label,
-    q.proba AS proba
-  FROM sqlnb_posterior AS q
+    y.doc_id AS doc_id,
+    CAST(y.label AS VARCHAR) AS true_label,
+    MAX(CASE WHEN p.rn = 1 THEN c.label END) AS predicted,
+    MAX(CASE WHEN c.label = CAST(y.label AS VARCHAR) THEN p.proba END) AS p_true
+  FROM sqlnb_truth AS y
+  JOIN sqlnb_posterior AS p
+    ON p.doc_id = y.doc_id
   JOIN (
     SELECT
       class_id,
@@ -179,10 +170,12 @@ LEFT JOIN (
     FROM sqlnb_classes
     WHERE
       model = 'spam'
-  ) AS k
-    ON k.class_id = q.class_id
-) AS t
-  ON t.doc_id = y.doc_id AND t.label = CAST(y.label AS VARCHAR);
+  ) AS c
+    ON c.class_id = p.class_id
+  GROUP BY
+    y.doc_id,
+    y.label
+) AS g;
 SELECT
   o.true_label AS true_label,
   o.predicted AS predicted,
