@@ -5,59 +5,71 @@ A model file is a folder with one Parquet file per table: ``sqlnb_models.parquet
 row, whose ``params`` hold the hyperparameters and tokenizer settings), ``sqlnb_classes.parquet``
 and the kind's count tables. Derived tables are not exported: importing derives them again from
 the counts, on the target engine.
+
+Both directions use the engine's bulk path (:meth:`Database.write_parquet`,
+:meth:`Database.parquet`), never the rows in Python. A folder is written under a temporary name
+beside the target and renamed into place when complete: an export that fails or is interrupted
+leaves nothing, and one that replaces an earlier export of a model replaces it whole.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from pathlib import Path
-from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, macros, templates, training
+from sqlnb import catalog, macros, training
 from sqlnb.catalog import MODELS
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.kinds import kind
 
-BATCH = 1000
+STAGED = "sqlnb_import"  # the temporary relation a file is read into
 
 
 def export_model(db: Database, name: str, path: Path) -> list[Path]:
-    """Write model ``name`` to the folder ``path``; returns the files written."""
+    """Write model ``name`` to the folder ``path`` (replacing an earlier model file there);
+    returns the files written."""
     entry = catalog.entry(db, name)
-    path.mkdir(parents=True, exist_ok=True)
-    files = []
-    with Database.connect(":memory:") as mem:
+    earlier = (path / f"{MODELS.name}.parquet").exists()
+    if path.exists() and not earlier and (not path.is_dir() or any(path.iterdir())):
+        raise SqlnbError(f"{str(path)!r} exists and is not a model file: choose a new folder")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    try:
         for table in catalog.counts(entry.kind):
-            mem.execute(templates.render(table.create))
+            types = table.types()
             query = (
-                exp.select("*").from_(table.node()).where(exp.column("model").eq(exp.convert(name)))
+                exp.select(*(exp.column(c) for c in types))
+                .from_(table.node())
+                .where(exp.column("model").eq(exp.convert(name)))
             )
-            mem.insert_rows(table.node(), db.fetch(query))
-            target = path / f"{table.name}.parquet"
-            mem.write_parquet(exp.select("*").from_(table.node()), target)
-            files.append(target)
-    return files
+            db.write_parquet(query, folder / f"{table.name}.parquet", types)
+        written = sorted(p.name for p in folder.iterdir())
+        _publish(folder, path)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return [path / f for f in written]
 
 
-def _value(v: Any) -> exp.Expr:
-    """A value as a literal; floats through their shortest decimal string, which every engine
-    reads back to the same double."""
-    if isinstance(v, float):
-        return exp.cast(exp.Literal.string(repr(v)), exp.DataType.build("DOUBLE"))
-    if v is not None and not isinstance(v, (str, int, bool)):
-        return exp.convert(str(v))
-    return exp.convert(v)
-
-
-def _read(mem: Database, file: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
-    query = exp.select("*").from_(
-        exp.Table(this=exp.ReadParquet(expressions=[exp.Literal.string(str(file))]))
-    )
-    names = list(mem.columns(query))
-    return names, mem.fetch(query)
+def _publish(folder: Path, path: Path) -> None:
+    """Rename a complete folder to ``path``; an existing one is moved aside first and removed
+    after, so that ``path`` is at every moment the old model file or the new one."""
+    if not path.exists():
+        folder.rename(path)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old.", dir=path.parent))
+    old.rmdir()
+    path.rename(old)
+    try:
+        folder.rename(path)
+    except OSError:
+        old.rename(path)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def import_model(db: Database, path: Path, name: str | None = None) -> str:
@@ -66,36 +78,48 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
     file = path / f"{MODELS.name}.parquet"
     if not file.exists():
         raise SqlnbError(f"{str(path)!r} is not a model file: no {MODELS.name}.parquet in it")
-    with Database.connect(":memory:") as mem:
-        columns, [row] = _read(mem, file)
-        info = dict(zip(columns, row))
-        name = name or info["model"]
-        params = json.loads(info["params"])
-        the_kind = kind(info["kind"])
-        statements = catalog.replacing(db, name, the_kind)
-        for table in catalog.counts(the_kind)[1:]:
-            file = path / f"{table.name}.parquet"
-            if not file.exists():
-                raise SqlnbError(f"model file {str(path)!r} lacks {file.name}")
-            names, rows = _read(mem, file)
-            for start in range(0, len(rows), BATCH):
-                values = [
-                    tuple(_value(name if c == "model" else v) for c, v in zip(names, r))
-                    for r in rows[start : start + BATCH]
-                ]
-                statements.append(
-                    exp.insert(
-                        exp.values([exp.Tuple(expressions=list(v)) for v in values]),
-                        table.node(),
-                        columns=names,
-                    )
-                )
-    statements += training.parameters(
-        name, the_kind, params, info["label_type"], int(info["n_classes"])
-    )
+    info = _catalog_row(file)
+    name = name or str(info["model"])
+    params = json.loads(info["params"])
+    the_kind = kind(info["kind"])
+    tables = catalog.counts(the_kind)[1:]
+    for table in tables:
+        if not (path / f"{table.name}.parquet").exists():
+            raise SqlnbError(f"model file {str(path)!r} lacks {table.name}.parquet")
+    replacing = catalog.replacing(db, name, the_kind)  # reads the catalog: before the writes
     with db.transaction():
-        for statement in statements:
+        for statement in replacing:
+            db.execute(statement)
+        for table in tables:
+            file = path / f"{table.name}.parquet"
+            with db.parquet(file, STAGED) as (staged, types):
+                wanted = list(table.types())
+                missing = [c for c in wanted if c not in types]
+                if missing:
+                    raise SqlnbError(
+                        f"{file.name} of model file {str(path)!r} has no column {missing[0]!r}"
+                    )
+                rows = exp.select(
+                    exp.convert(name).as_("model"),
+                    *(exp.column(c, quoted=True) for c in wanted[1:]),
+                ).from_(staged)
+                db.execute(exp.insert(rows, table.node(), columns=wanted))
+        for statement in training.parameters(
+            name, the_kind, params, info["label_type"], int(info["n_classes"])
+        ):
             db.execute(statement)
         the_kind.check(db, name, params)
         macros.refresh(db)
     return name
+
+
+def _catalog_row(file: Path) -> dict[str, str]:
+    """The one row of a model file's ``sqlnb_models.parquet``, as text."""
+    query = exp.select("*").from_(
+        exp.Table(this=exp.ReadParquet(expressions=[exp.Literal.string(str(file))]))
+    )
+    with Database.connect(":memory:") as mem:
+        names, found = list(mem.columns(query)), mem.fetch(query)
+    if len(found) != 1:
+        raise SqlnbError(f"{str(file)!r} should hold one model, not {len(found)}")
+    return {n: "" if v is None else str(v) for n, v in zip(names, found[0])}

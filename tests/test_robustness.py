@@ -937,7 +937,15 @@ def fingerprint(path: Path) -> dict[str, tuple]:
 def predictions(path: Path) -> list[tuple]:
     with duckdb.connect(str(path), read_only=True) as con:
         rows = sqlnb.load(con, "m").predict_proba("test_tokens").fetchall()
-    return sorted((d, label, round(p, 12)) for d, label, p in rows)
+    return sorted(rows)
+
+
+def same(left: list[tuple], right: list[tuple]) -> bool:
+    """The same documents and classes, probabilities equal to 1e-12: DuckDB sums in
+    parallel, so the last bits of a probability can differ between two runs."""
+    return len(left) == len(right) and all(
+        a[:2] == b[:2] and abs(a[2] - b[2]) <= 1e-12 for a, b in zip(left, right)
+    )
 
 
 @dataclass
@@ -1015,7 +1023,7 @@ def test_sigkill_during_training_leaves_the_old_model_or_the_new(big: Big, tmp_p
         state = fingerprint(db)
         assert state in (big.old, big.new), f"kill {i}: neither the old model nor the new"
         expected = big.old_predictions if state == big.old else big.new_predictions
-        assert predictions(db) == expected
+        assert same(predictions(db), expected)
         outcomes.append(("old" if state == big.old else "new", running))
     assert any(state == "old" and running for state, running in outcomes), outcomes
 
@@ -1041,7 +1049,7 @@ def test_ctrl_c_stops_training_promptly_and_changes_nothing(big: Big, tmp_path: 
         assert stderr == "Interrupted: the database is as it was.\n"
         assert took < 2.0, f"stopped {took:.2f} s after Ctrl-C"
         assert fingerprint(db) == big.old
-        assert predictions(db) == big.old_predictions
+        assert same(predictions(db), big.old_predictions)
 
 
 def test_reader_while_another_process_trains_sees_old_or_new_or_locked(big: Big, tmp_path: Path):
@@ -1069,7 +1077,7 @@ def test_reader_while_another_process_trains_sees_old_or_new_or_locked(big: Big,
                 (d, label, p) for d, label, p in big.new_predictions
             }
             assert set(got) <= best
-    assert predictions(db) == big.new_predictions
+    assert same(predictions(db), big.new_predictions)
 
 
 def test_two_trainings_at_once_the_second_fails_in_one_line_and_nothing_breaks(
@@ -1087,7 +1095,9 @@ def test_two_trainings_at_once_the_second_fails_in_one_line_and_nothing_breaks(
         assert fingerprint(db) == big.new
     else:  # the first had finished before the second started: it retrained after it
         assert code == 0, stderr
-        assert predictions(db) not in (big.old_predictions, big.new_predictions)
+        retrained = predictions(db)
+        assert not same(retrained, big.old_predictions)
+        assert not same(retrained, big.new_predictions)
 
 
 # --- concurrency inside one process (DuckDB connections of one database) and on PostgreSQL --

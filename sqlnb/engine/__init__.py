@@ -442,23 +442,62 @@ class Database:
         count = exp.select(exp.func("COUNT", exp.Star())).from_(templates.table(output))
         return int(self.fetch(count)[0][0])
 
-    def insert_rows(self, table: exp.Table, rows: list[Row]) -> None:
-        """Insert rows of Python values into a table (a scratch table of sqlnb's own)."""
-        if not rows:
-            return
-        marks = exp.Tuple(expressions=[exp.Placeholder() for _ in rows[0]])
-        text = self.sql(exp.insert(exp.values([marks]), table.copy()))
+    # --- model files ---------------------------------------------------------------------
+
+    def write_parquet(self, query: exp.Query, path: Path, types: dict[str, str]) -> None:
+        """Write the rows of ``query`` (its columns and their DuckDB types: ``types``, in
+        order) to a Parquet file by the engine's bulk path: DuckDB's ``COPY``, Spark's Parquet
+        writer, PostgreSQL's ``COPY`` and SQLite's rows in batches as CSV that DuckDB turns
+        into Parquet. Never the whole result in Python; floats exactly."""
+        text = self.sql(query)
+        self._bulk(lambda: self.backend.write_parquet(text, path, types), text)
+
+    @contextlib.contextmanager
+    def parquet(self, path: Path, name: str) -> Iterator[tuple[exp.Table, dict[str, str]]]:
+        """A temporary relation ``name`` holding the rows of a Parquet file, loaded by the
+        engine's bulk path (a view on DuckDB and Spark; a temporary table filled by
+        PostgreSQL's ``COPY`` or SQLite's batched inserts), with its columns' types; dropped
+        afterwards."""
+        with duckdb.connect() as mem:
+            file = exp.Literal.string(str(path)).sql("duckdb")
+            described = mem.sql(f"SELECT * FROM read_parquet({file})")
+            types = {n: str(t) for n, t in zip(described.columns, described.types)}
+        table = exp.to_table(name)
+        schema = exp.Schema(
+            this=table.copy(),
+            expressions=[
+                exp.ColumnDef(
+                    this=exp.to_identifier(c, quoted=True),
+                    kind=exp.DataType.build(t, dialect="duckdb"),
+                )
+                for c, t in types.items()
+            ],
+        )
+        create = self.sql(
+            exp.Create(
+                this=schema,
+                kind="TABLE",
+                properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
+            )
+        )
+        self._bulk(lambda: self.backend.load_parquet(path, name, create), f"read {path}")
+        try:
+            yield table, types
+        finally:
+            self._bulk(lambda: self.backend.unload(name), f"drop {name}")
+
+    def _bulk(self, call: Callable[[], None], text: str) -> None:
         if self.tracer:
             self.tracer(text)
+        started = time.perf_counter()
         try:
-            self.backend.insert(text, rows)
+            self._interruptibly(call, text)
         except self.backend.errors as error:
             raise SqlnbError(messages.one_line(error), sql=text) from None
-
-    def write_parquet(self, query: exp.Query, path: Path) -> None:
-        """Write the rows of a query to a Parquet file (DuckDB's COPY)."""
-        target = exp.Literal.string(str(path)).sql("duckdb")
-        self.execute(f"COPY ({self.sql(query)}) TO {target} (FORMAT parquet)")
+        except (duckdb.Error, OSError) as error:  # the in-memory DuckDB, or the files
+            raise SqlnbError(messages.one_line(error), sql=text) from None
+        if self.timer:
+            self.timer(text, time.perf_counter() - started)
 
     def relation_type(self, table_node: exp.Table) -> str | None:
         """Whether one of sqlnb's own tables (unqualified) is a "table" or a "view", or None."""

@@ -10,7 +10,9 @@ from __future__ import annotations
 import contextlib
 import math
 import sqlite3
+import tempfile
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -67,6 +69,49 @@ class Backend:
         """Make a Python function callable from SQL on this connection."""
         raise NotImplementedError(f"{type(self).__name__} cannot register functions")
 
+    # --- Parquet files in bulk (model files) ----------------------------------------------
+    # The default: the driver streams the rows as CSV text (PostgreSQL's COPY; SQLite's rows
+    # written out in batches), and an in-memory DuckDB converts between CSV and Parquet. Memory
+    # stays bounded by the batches, and floats keep their exact values (both sides print the
+    # shortest text that reads back to the same double).
+
+    def write_parquet(self, text: str, path: Path, types: dict[str, str]) -> None:
+        """Write the rows of a query (columns and DuckDB types ``types``) to a Parquet file."""
+        with tempfile.TemporaryDirectory(prefix="sqlnb-") as folder:
+            rows = Path(folder) / "rows.csv"
+            self.write_csv(text, rows)
+            with duckdb.connect() as mem:
+                columns = ", ".join(f"{_literal(n)}: {_literal(t)}" for n, t in types.items())
+                mem.execute(
+                    f"COPY (SELECT * FROM read_csv({_literal(str(rows))}, columns = {{{columns}}}, "
+                    "header = false, auto_detect = false, allow_quoted_nulls = false)) "
+                    f"TO {_literal(str(path))} (FORMAT parquet)"
+                )
+
+    def write_csv(self, text: str, path: Path) -> None:
+        """Write the rows of a query to a CSV file: NULL unquoted and empty, text quoted."""
+        raise NotImplementedError(f"{type(self).__name__} cannot write CSV")
+
+    def load_parquet(self, path: Path, name: str, create: str) -> None:
+        """A temporary table ``name`` (created by ``create``) holding a Parquet file's rows."""
+        self.run(create, False)
+        with tempfile.TemporaryDirectory(prefix="sqlnb-") as folder:
+            rows = Path(folder) / "rows.csv"
+            with duckdb.connect() as mem:
+                mem.execute(
+                    f"COPY (SELECT * FROM read_parquet({_literal(str(path))})) "
+                    f"TO {_literal(str(rows))} (HEADER false)"
+                )
+            self.read_csv(rows, name)
+
+    def read_csv(self, path: Path, name: str) -> None:
+        """Insert the rows of a CSV file written by DuckDB into table ``name``."""
+        raise NotImplementedError(f"{type(self).__name__} cannot read CSV")
+
+    def unload(self, name: str) -> None:
+        """Drop what :meth:`load_parquet` created."""
+        self.run(f"DROP TABLE IF EXISTS {name}", False)
+
     def relation_type(self, name: str) -> str | None:
         """Whether ``name`` (in the current schema) is a "table" or a "view", or None."""
         found = self.run(
@@ -121,6 +166,19 @@ class DuckDBBackend(Backend):
         relation = self.connection.sql(text)
         return {name: str(t) for name, t in zip(relation.columns, relation.types)}
 
+    def write_parquet(self, text: str, path: Path, types: dict[str, str]) -> None:
+        self.run(f"COPY ({text}) TO {_literal(str(path))} (FORMAT parquet)", False)
+
+    def load_parquet(self, path: Path, name: str, create: str) -> None:
+        self.run(
+            f"CREATE OR REPLACE TEMPORARY VIEW {name} AS "
+            f"SELECT * FROM read_parquet({_literal(str(path))})",
+            False,
+        )
+
+    def unload(self, name: str) -> None:
+        self.run(f"DROP VIEW IF EXISTS {name}", False)
+
 
 class SQLiteBackend(Backend):
     errors = (sqlite3.Error,)
@@ -144,6 +202,35 @@ class SQLiteBackend(Backend):
     def relation_type(self, name: str) -> str | None:
         found = self.run(f"SELECT type FROM sqlite_master WHERE name = {_literal(name)}", True)
         return str(found[0][0]) if found else None
+
+    def write_csv(self, text: str, path: Path) -> None:
+        cursor = self.connection.execute(text)
+        with path.open("w", encoding="utf-8", newline="") as out:
+            while rows := cursor.fetchmany(BATCH):
+                out.writelines(",".join(map(_csv_field, row)) + "\n" for row in rows)
+
+    def load_parquet(self, path: Path, name: str, create: str) -> None:
+        """SQLite has no bulk path: the rows go in batches of inserts, read by DuckDB."""
+        self.run(create, False)
+        with duckdb.connect() as mem:
+            cursor = mem.execute(f"SELECT * FROM read_parquet({_literal(str(path))})")
+            marks = ", ".join("?" for _ in cursor.description or ())
+            insert = f"INSERT INTO {name} VALUES ({marks})"
+            while rows := cursor.fetchmany(BATCH):
+                self.connection.executemany(insert, rows)
+
+
+BATCH = 10_000  # rows per batch where rows pass through Python (SQLite)
+
+
+def _csv_field(value: Any) -> str:
+    """A value as a CSV field that DuckDB reads back the same: floats by their shortest exact
+    text (``repr``), text always quoted (so that an empty string is not a NULL)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return '"' + value.replace('"', '""') + '"'
+    return repr(value) if isinstance(value, float) else str(value)
 
 
 def _literal(text: str) -> str:
@@ -185,6 +272,23 @@ class PostgresBackend(Backend):
                 for d in cursor.description
             }
 
+    def write_csv(self, text: str, path: Path) -> None:
+        with self.connection.cursor() as cursor, path.open("wb") as out:
+            cursor.execute("SET extra_float_digits = 1")  # the shortest exact text (the default)
+            with cursor.copy(f"COPY ({text}) TO STDOUT (FORMAT csv)".encode()) as copy:
+                for chunk in copy:
+                    out.write(chunk)
+
+    def read_csv(self, path: Path, name: str) -> None:
+        copying = f"COPY {name} FROM STDIN (FORMAT csv)".encode()
+        with (
+            self.connection.cursor() as cursor,
+            path.open("rb") as rows,
+            cursor.copy(copying) as copy,
+        ):
+            while chunk := rows.read(1 << 20):
+                copy.write(chunk)
+
 
 class SparkBackend(Backend):
     lazy = True
@@ -211,6 +315,19 @@ class SparkBackend(Backend):
             return None
         kind = self.connection.catalog.getTable(name).tableType
         return "view" if "VIEW" in str(kind).upper() else "table"
+
+    def write_parquet(self, text: str, path: Path, types: dict[str, str]) -> None:
+        """Spark's Parquet writer, as one part file moved into place."""
+        with tempfile.TemporaryDirectory(prefix=".sqlnb-", dir=path.parent) as folder:
+            out = Path(folder) / "out"
+            self.connection.sql(text).coalesce(1).write.parquet(str(out))
+            next(out.glob("part-*.parquet")).replace(path)
+
+    def load_parquet(self, path: Path, name: str, create: str) -> None:
+        self.connection.read.parquet(str(path.resolve())).createOrReplaceTempView(name)
+
+    def unload(self, name: str) -> None:
+        self.connection.catalog.dropTempView(name)
 
     def close(self) -> None:  # the session belongs to the caller, or lives for the process
         pass

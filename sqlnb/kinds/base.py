@@ -52,6 +52,11 @@ class ModelTable:
     def node(self) -> exp.Table:
         return templates.table(self.name)
 
+    def types(self) -> dict[str, str]:
+        """Its columns, ``model`` first, and their types (DuckDB's spelling), from its CREATE."""
+        schema = templates.parsed(self.create).this
+        return {c.name: c.args["kind"].sql("duckdb") for c in schema.expressions}
+
 
 @dataclass(frozen=True)
 class Labeled:
