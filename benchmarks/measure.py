@@ -91,9 +91,14 @@ def sample_ids(dump: Path) -> pa.Array:
 
 
 def estimator(kind: str) -> Any:
-    from sklearn.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
+    from sklearn import naive_bayes as nb
 
-    return {"multinomial": MultinomialNB, "bernoulli": BernoulliNB, "gaussian": GaussianNB}[kind]()
+    return {
+        "multinomial": nb.MultinomialNB,
+        "complement": nb.ComplementNB,
+        "bernoulli": nb.BernoulliNB,
+        "gaussian": nb.GaussianNB,
+    }[kind]()
 
 
 def csr(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, shape: tuple[int, int]) -> Any:

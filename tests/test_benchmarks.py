@@ -33,3 +33,35 @@ def test_quick_benchmark_runs_and_sqlnb_matches_scikit_learn(tmp_path: Path) -> 
         assert (verdict, identical) == ("passed", "True"), name
         assert float(diff) <= 1e-9, name
     assert "| scikit-learn |" in done.stdout and "| sqlnb from Parquet |" in done.stdout
+
+
+SPEED = RUN.parent / "speed.py"
+
+
+@pytest.mark.slow
+def test_quick_speed_benchmark_reports_every_ratio(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(SPEED), "--quick", "--data-root", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    # train ÷ the plain GROUP BY pass, for each text kind: a real ratio, not a dash
+    for kind in ("multinomial", "complement", "bernoulli"):
+        ratio = re.search(
+            rf"^\| 50k rows, K = 20 \| {kind} \| [\d.]+ \| [\d.]+ \| ([\d.]+)×", out, re.M
+        )
+        assert ratio and float(ratio.group(1)) > 0, out
+    assert re.search(r"^\| counting \| [\d.]+ \|", out, re.M), out
+    try:
+        import chdb  # noqa: F401
+    except ImportError:
+        return
+    # ClickHouse's Naive Bayes and sqlnb from raw text agree on accuracy to 1e-2
+    row = re.search(
+        r"^\| 50k rows, K = 20 \| [\d.]+ \| ([\d.]+) \| [\d.]+ \| ([\d.]+) \|", out, re.M
+    )
+    assert row, out
+    assert abs(float(row.group(1)) - float(row.group(2))) <= 0.01

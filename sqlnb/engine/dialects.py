@@ -49,6 +49,9 @@ class Dialect:
     analyze: bool = False
     # True where a table's rows of one model are worth an index (the engine reads a model's
     # rows by it, and deletes them by it): a table with a model column gets one on creation.
+    # Not SQLite: its planner, without costs, then looks up the model's rows by that index for
+    # every token instead of building an automatic index on the join's columns (prediction at
+    # 80k token rows took 35 s instead of 0.06 s, benchmarks/engines.py).
     index_model: bool = False
 
 
@@ -56,7 +59,7 @@ DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("duckdb", "duckdb", fail="error", split_hash="HASH"),
-        Dialect("sqlite", "sqlite", begin="BEGIN", index_model=True),
+        Dialect("sqlite", "sqlite", begin="BEGIN"),
         # READ COMMITTED lets two trainings of one model both delete the old rows and both
         # insert theirs: a transaction-scoped advisory lock per schema makes the second wait
         # for the first, then replace its model whole.

@@ -10,21 +10,18 @@ CREATE TABLE IF NOT EXISTS sqlnb_models (
   trained_at TIMESTAMPNTZ,
   version TEXT
 );
-CREATE INDEX IF NOT EXISTS sqlnb_models_model ON sqlnb_models(model);
 CREATE TABLE IF NOT EXISTS sqlnb_classes (
   model TEXT,
   class_id INTEGER,
   label TEXT,
   n_docs REAL
 );
-CREATE INDEX IF NOT EXISTS sqlnb_classes_model ON sqlnb_classes(model);
 CREATE TABLE IF NOT EXISTS sqlnb_prior (
   model TEXT,
   class_id INTEGER,
   label TEXT,
   log_prior REAL
 );
-CREATE INDEX IF NOT EXISTS sqlnb_prior_model ON sqlnb_prior(model);
 CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
   model TEXT,
   settings TEXT,
@@ -33,14 +30,12 @@ CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
   ngram_min INTEGER,
   ngram_max INTEGER
 );
-CREATE INDEX IF NOT EXISTS sqlnb_tokenizers_model ON sqlnb_tokenizers(model);
 CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   model TEXT,
   class_id INTEGER,
   word TEXT,
   count REAL
 );
-CREATE INDEX IF NOT EXISTS sqlnb_word_counts_model ON sqlnb_word_counts(model);
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model TEXT,
   word TEXT,
@@ -54,7 +49,6 @@ CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   w6 REAL,
   w7 REAL
 );
-CREATE INDEX IF NOT EXISTS sqlnb_scoring_model ON sqlnb_scoring(model);
 CREATE TABLE IF NOT EXISTS sqlnb_base (
   model TEXT,
   class_id INTEGER,
@@ -62,7 +56,6 @@ CREATE TABLE IF NOT EXISTS sqlnb_base (
   n_zero INTEGER,
   presence INTEGER
 );
-CREATE INDEX IF NOT EXISTS sqlnb_base_model ON sqlnb_base(model);
 CREATE VIEW IF NOT EXISTS sqlnb_log_theta AS
 SELECT
   s.model AS model,
