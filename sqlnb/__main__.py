@@ -1,3 +1,3 @@
-from sqlnb.cli import app
+from sqlnb.cli import main
 
-app(prog_name="sqlnb")
+main()

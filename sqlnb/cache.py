@@ -26,6 +26,23 @@ def folder() -> Path | None:
     return Path(base) / "sqlnb"
 
 
+def source_stamp() -> str:
+    """The sizes and times of sqlnb's own files (Python and SQL): part of the key of what the
+    code derives, so that an edited checkout never reads a stale entry."""
+    package = Path(__file__).resolve().parent
+    roots = [package, package / "_sql", package.parent / "sql"]
+    files = sorted(
+        p
+        for root in roots
+        if root.is_dir()
+        for p in root.rglob("*")
+        if p.is_file() and p.suffix in (".py", ".sql", ".in")
+    )
+    return hashlib.sha256(
+        "".join(f"{p}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in files).encode()
+    ).hexdigest()
+
+
 def _path(key: str) -> Path | None:
     where = folder()
     if where is None:

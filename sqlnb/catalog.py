@@ -9,6 +9,7 @@ model and record it, shared by training, appending, retuning, importing and drop
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -114,6 +115,17 @@ def record(model: str, the_kind: Kind, params: dict[str, Any], label_type: str) 
     )
 
 
+def _hint(db: Database, name: str) -> str:
+    """The closest model names, or the few there are, for an unknown name."""
+    names = sorted(r["model"] for r in entries(db))
+    close = difflib.get_close_matches(name, names, n=1)
+    if close:
+        return f": did you mean {close[0]!r}?"
+    if not names:
+        return " (it has none yet)"
+    return f" (models: {', '.join(names[:10])}{', ...' if len(names) > 10 else ''})"
+
+
 def row(db: Database, name: str) -> dict[str, Any] | None:
     """The catalog row of model ``name``, if there is one."""
     if not db.exists(MODELS.node()):
@@ -126,7 +138,7 @@ def entry(db: Database, name: str) -> Entry:
     """Model ``name`` as the catalog records it; an unknown name is a clear error."""
     found = row(db, name)
     if found is None:
-        raise SqlnbError(f"no model named {name!r} in this database")
+        raise SqlnbError(f"no model named {name!r} in this database{_hint(db, name)}")
     return Entry(name, found["kind"], json.loads(found["params"]), found["label_type"], found)
 
 

@@ -99,10 +99,14 @@ class Tokens:
         name = self.table
         if row["null_doc"]:
             raise SqlnbError(
-                f"tokens table {name!r} has {row['null_doc']} rows with a NULL document id"
+                f"tokens table {name!r} has {row['null_doc']} rows with a NULL document id "
+                f"in column {self.doc!r}"
             )
         if row["null_word"]:
-            raise SqlnbError(f"tokens table {name!r} has {row['null_word']} rows with a NULL word")
+            raise SqlnbError(
+                f"tokens table {name!r} has {row['null_word']} rows with a NULL word "
+                f"in column {self.word!r}"
+            )
         if row["not_finite"]:
             raise SqlnbError(
                 f"tokens table {name!r} has {row['not_finite']} counts that are NULL, NaN or "
@@ -158,11 +162,13 @@ class Labels:
             raise SqlnbError(f"labels table {name!r} is empty: nothing to {purpose}")
         if nulls["null_doc"]:
             raise SqlnbError(
-                f"labels table {name!r} has {nulls['null_doc']} rows with a NULL document id"
+                f"labels table {name!r} has {nulls['null_doc']} rows with a NULL document id "
+                f"in column {self.doc!r}"
             )
         if nulls["null_label"]:
             raise SqlnbError(
-                f"labels table {name!r} has {nulls['null_label']} rows with a NULL label"
+                f"labels table {name!r} has {nulls['null_label']} rows with a NULL label "
+                f"in column {self.label!r}"
             )
         if row["bad_weight"]:
             raise SqlnbError(
@@ -220,7 +226,10 @@ class Table:
             templates.render("check/table.sql", id=_user(self.id), source=source_node(self.table))
         )[0]
         if row["null_id"]:
-            raise SqlnbError(f"table {self.table!r} has {row['null_id']} rows with a NULL id")
+            raise SqlnbError(
+                f"table {self.table!r} has {row['null_id']} rows with a NULL id in column "
+                f"{self.id!r}"
+            )
         if row["n_rows"] != row["n_ids"]:
             raise SqlnbError(f"table {self.table!r}: id column {self.id!r} is not unique")
 

@@ -1,4 +1,5 @@
-"""SQL macros in a DuckDB database, so that any client can classify without sqlnb:
+"""SQL functions in the database (DuckDB macros, PostgreSQL functions), so that any client
+can classify without sqlnb:
 
     SELECT id, sqlnb_classify('spam', body), sqlnb_proba('spam', body) FROM emails;
     SELECT * FROM sqlnb_predict('spam', 'new_tokens');
@@ -16,6 +17,7 @@ trained from a tokens table (which has no tokenizer), are errors that name the m
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from sqlglot import exp
@@ -32,6 +34,8 @@ from sqlnb.version import __version__
 MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in ("sqlnb_model", "sqlnb_text", "sqlnb_tokens"))
 RECORD = "sqlnb_functions"
 INPUT = "sqlnb_input"
+DIALECTS = ("duckdb", "postgres")  # the engines whose SQL functions sqlnb keeps
+SOURCE = "sqlnb_tokens_source"  # PostgreSQL's sqlnb_predict: the table, put in by format()
 
 
 @dataclass(frozen=True)
@@ -48,19 +52,24 @@ class _Text(Docs):
 def refresh(db: Database) -> None:
     """Keep the macros current after a training, append, retune, import or drop (inside its
     transaction): rewrite them if the database's tokenizers changed, else leave them."""
-    if db.dialect.name != "duckdb" or not db.exists(TOKENIZERS.node()):
+    # relation_type, not exists(): a failed probe would abort PostgreSQL's transaction
+    if db.dialect.name not in DIALECTS or db.relation_type(TOKENIZERS.node()) is None:
         return
     keys = [r[0] for r in db.fetch(_distinct_tokenizers())]
     record = exp.to_table(RECORD)
     wanted = sorted((__version__, k) for k in keys) or [(__version__, None)]
-    if db.exists(record):
+    if db.relation_type(record) is not None:
         built = db.fetch(exp.select("version", "settings").from_(record))
         if sorted(built, key=str) == sorted(wanted, key=str):
             return
-    key = f"macros {__version__} {json.dumps(keys)}"
+    key = f"macros {db.dialect.name} {cache.source_stamp()} {json.dumps(keys)}"
     texts = cache.load(key)  # the same for every database: built once per machine
     if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
-        texts = [text for s in statements(db, keys) for text in db.texts(s)]
+        texts = [
+            text
+            for s in statements(db, keys)
+            for text in (db.texts(s) if isinstance(s, exp.Expr) else [s])
+        ]
         cache.store(key, texts)
     for text in texts:
         db.execute(text)
@@ -70,7 +79,7 @@ def _distinct_tokenizers() -> exp.Select:
     return exp.select("settings").distinct().from_(TOKENIZERS.node()).order_by("settings")
 
 
-def statements(db: Database, keys: list[str]) -> list[exp.Expr]:
+def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     """The statements that (re)write the three macros for the tokenizers ``keys`` (canonical
     JSON, see :meth:`Tokenizer.key`) and record them."""
     record = exp.to_table(RECORD)
@@ -91,10 +100,13 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr]:
         )
         return _checked(TOKENIZERS.node(), why, value)
 
-    tokens = Tokens("sqlnb_tokens").render(
-        templates.col("count", quoted=True),
-        exp.Table(this=exp.Anonymous(this="query_table", expressions=[TOKENS_ARG])),
+    postgres = db.dialect.name == "postgres"
+    source = (
+        exp.to_table(SOURCE)
+        if postgres
+        else exp.Table(this=exp.Anonymous(this="query_table", expressions=[TOKENS_ARG]))
     )
+    tokens = Tokens("sqlnb_tokens").render(templates.col("count", quoted=True), source)
     documents = templates.select("input/documents.sql", source=exp.to_table(INPUT))
     table = _labels(tokens, documents)
     ok = exp.select(_checked(BASE.node(), "is not a text model", exp.true()).as_("ok"))
@@ -104,14 +116,54 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr]:
         .join(ok.subquery("g"), join_type="CROSS")
         .where(exp.column("ok", "g"))
     )
-    return [
+    records: list[exp.Expr | str] = [
         templates.render("catalog/create_functions.sql"),
         exp.delete(record),
         exp.insert(recorded, record, columns=["version", "settings"]),
+    ]
+    if postgres:
+        return [*records, *_postgres(db, scalar("label"), scalar("proba"), checked_table)]
+    return [
+        *records,
         templates.render("macros/classify.sql", body=scalar("label")),
         templates.render("macros/proba.sql", body=scalar("proba")),
         templates.render("macros/predict.sql", body=checked_table.subquery("b")),
     ]
+
+
+def _postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select) -> list[str]:
+    """The PostgreSQL functions: sqlnb_classify and sqlnb_proba are SQL functions around the
+    same scalar pipeline as the macros; sqlnb_predict runs the table pipeline with the table
+    put in by format() and the model bound as $1. DuckDB's error() becomes sqlnb_raise()."""
+    folder = templates.sql_dir() / "functions" / "postgres"
+
+    def fill(name: str, **values: str) -> str:
+        text = (folder / f"{name}.sql.in").read_text(encoding="utf-8")
+        for key, value in values.items():
+            text = text.replace("{" + key + "}", value)
+        return text
+
+    as_text = [exp.cast(exp.column(c, "r"), "TEXT").as_(c) for c in ("doc_id", "label")]
+    rows = exp.select(*as_text, exp.column("proba", "r")).from_(table.subquery("r"))
+    query = db.sql(_raising(rows, "BOOLEAN"))
+    query = re.sub(r"\bsqlnb_model\b", "$1", query.replace("%", "%%")).replace(SOURCE, "%s")
+    return [
+        fill("raise"),
+        fill("classify", body=db.sql(_raising(label, "TEXT"))),
+        fill("proba", body=db.sql(_raising(proba, "DOUBLE PRECISION"))),
+        fill("predict", query="'" + query.replace("'", "''") + "'"),
+    ]
+
+
+def _raising(tree: exp.Expr, type_name: str) -> exp.Expr:
+    """``tree`` with DuckDB's error(message) as PostgreSQL's CAST(sqlnb_raise(message) AS
+    type_name): the CASE that holds it takes the type of its other branches."""
+    tree = tree.copy()
+    for call in list(tree.find_all(exp.Anonymous)):
+        if call.name.upper() == "ERROR":
+            raised = exp.Anonymous(this="sqlnb_raise", expressions=call.expressions)
+            call.replace(exp.cast(raised, exp.DataType.build(type_name, dialect="postgres")))
+    return tree
 
 
 def _checked(needs: exp.Table, why: str, value: exp.Expr) -> exp.Expr:

@@ -163,8 +163,8 @@ def _words(words: tuple[str, ...]) -> exp.Expr:
         exp.select(exp.cast(exp.null(), "VARCHAR").as_("word")).where(exp.false())
     ]
     query: exp.Query = rows[0]
-    for row in rows[1:]:
-        query = exp.union(query, row, distinct=False)
+    for row in rows[1:]:  # built in place: exp.union() copies both sides (quadratic)
+        query = exp.Union(this=query, expression=row, distinct=False)
     return query.subquery("s")
 
 

@@ -33,6 +33,8 @@ class Training:
     kind: Kind
     params: dict[str, Any]
     statements: list[exp.Expr]
+    # the refusal of a model that learned no word (a new text model): names the inputs
+    no_words: str | None = None
 
     def apply(self, *, functions: bool = True) -> Entry:
         """Run the statements in one transaction, check the result, keep the ad-hoc SQL
@@ -43,10 +45,13 @@ class Training:
                 self.db.stage(_stage(statement))
                 self.db.execute(statement)
             self.kind.check(self.db, self.model, self.params)
+            written = catalog.entry(self.db, self.model)
+            if self.no_words and not written.info.get("n_features"):
+                raise SqlnbError(self.no_words)
             if functions:
                 macros.refresh(self.db)
             self.db.stage("committing")
-            return catalog.entry(self.db, self.model)
+            return written
 
     def script(self, dialect_name: str) -> str:
         """The statements as one script of a dialect, in a transaction where it has one."""
@@ -151,7 +156,21 @@ def train(
         *the_kind.count(model, batch.inputs, labeled, params),
         *parameters(model, the_kind, params, batch.label_type, len(batch.label_values)),
     ]
-    return Training(db, model, the_kind, params, statements)
+    return Training(db, model, the_kind, params, statements, _no_words(source, labels))
+
+
+def _no_words(source: Source, labels: str | Labels | None) -> str | None:
+    """Why a text model with an empty vocabulary is refused, naming its inputs (scikit-learn
+    refuses an empty vocabulary too)."""
+    if isinstance(source, Docs):
+        return f"docs table {source.table!r} has no word in any labeled document: nothing to learn"
+    if isinstance(source, Tokens):
+        labels_name = labels_for(source, labels).name
+        return (
+            f"tokens table {source.table!r} has no word of a document in labels table "
+            f"{labels_name!r}: nothing to learn"
+        )
+    return None
 
 
 def append(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -65,3 +67,50 @@ def test_quick_speed_benchmark_reports_every_ratio(tmp_path: Path) -> None:
     )
     assert row, out
     assert abs(float(row.group(1)) - float(row.group(2))) <= 0.01
+
+
+ENGINES = RUN.parent / "engines.py"
+
+
+@pytest.mark.slow
+def test_quick_engines_benchmark_times_every_command_on_every_engine(tmp_path: Path) -> None:
+    from engines import POSTGRES_URL, unavailable
+
+    engines = ["duckdb", "sqlite"]
+    try:  # PostgreSQL and Spark where they are here (in CI they must be)
+        import psycopg
+
+        psycopg.connect(POSTGRES_URL, connect_timeout=3).close()
+        engines.append("postgres")
+    except Exception as error:
+        if os.environ.get("CI"):
+            unavailable(f"no PostgreSQL at {POSTGRES_URL}: {error}")
+    if importlib.util.find_spec("pyspark"):
+        engines.append("spark")
+    elif os.environ.get("CI"):
+        unavailable("pyspark is not installed")
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ENGINES),
+            "--quick",
+            "--engines",
+            ",".join(engines),
+            "--postgres",
+            POSTGRES_URL,
+            "--data-root",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows: dict[str, str] = {}  # the first table: seconds
+    for line in done.stdout.splitlines():
+        if line.startswith("| "):
+            rows.setdefault(line.split(" | ")[0].strip("| "), line)
+    for command in ("train new", "predict", "evaluate", "export", "import", "table train"):
+        times = re.findall(r"\| ([\d.]+|–)", rows[command])
+        assert len(times) >= 2 * len(engines), rows[command]
+        assert "–" not in times[: 2 * len(engines)], rows[command]

@@ -299,23 +299,23 @@ CASES: dict[str, Case] = {
     # NULLs, named with their number
     "null-doc-id": Case(
         ["train", "{db}", "--tokens", "null_doc_tokens"],
-        "tokens table 'null_doc_tokens' has 3 rows with a NULL document id",
+        "tokens table 'null_doc_tokens' has 3 rows with a NULL document id in column 'doc_id'",
     ),
     "null-word": Case(
         ["train", "{db}", "--tokens", "null_word_tokens"],
-        "tokens table 'null_word_tokens' has 2 rows with a NULL word",
+        "tokens table 'null_word_tokens' has 2 rows with a NULL word in column 'word'",
     ),
     "null-label-doc-id": Case(
         ["train", "{db}", "--labels", "null_doc_labels"],
-        "labels table 'null_doc_labels' has 2 rows with a NULL document id",
+        "labels table 'null_doc_labels' has 2 rows with a NULL document id in column 'doc_id'",
     ),
     "null-label": Case(
         ["train", "{db}", "--labels", "null_label_labels"],
-        "labels table 'null_label_labels' has 4 rows with a NULL label",
+        "labels table 'null_label_labels' has 4 rows with a NULL label in column 'label'",
     ),
     "null-id": Case(
         ["train", "{db}", "--table", "null_id_flowers", "--label-column", "species"],
-        "table 'null_id_flowers' has 2 rows with a NULL id",
+        "table 'null_id_flowers' has 2 rows with a NULL id in column 'id'",
     ),
     "duplicate-id": Case(
         ["train", "{db}", "--table", "duplicate_id_flowers", "--label-column", "species"],

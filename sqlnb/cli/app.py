@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -30,6 +30,24 @@ sql_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(sql_app, name="sql")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from sqlnb.version import __version__
+
+        sys.stdout.write(f"sqlnb {__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Naive Bayes classifiers trained and applied inside SQL databases."""
 
 
 def command(

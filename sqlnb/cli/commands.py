@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from sqlglot import exp
 
 from sqlnb import files, training, tuning
 from sqlnb.cli.app import command, print_script
-from sqlnb.cli.console import echo, errors, fail, opened
+from sqlnb.cli.console import FILE_SUFFIXES, echo, errors, fail, opened, print_rows
 from sqlnb.cli.options import (
     DATA,
     HYPER,
@@ -101,10 +102,20 @@ def retune(
     echo(f"retuned model {model_name!r}: {json.dumps(shown)}")
 
 
-@command(sql="Print the SQL script that `sqlnb predict` would run.", run_only=("replace", "unseen"))
+@command(
+    sql="Print the SQL script that `sqlnb predict` would run.",
+    run_only=("replace", "unseen", "output_format"),
+)
 def predict(
     db: DbArg,
-    output: Annotated[str, typer.Option(help="Table to create with the predictions.")],
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Table to create, or a file (.parquet, .csv, .json); none or - prints the rows.",
+        ),
+    ] = None,
     model_name: ModelOpt = "default",
     data: Source = uses(SOURCE),
     proba: Annotated[
@@ -112,19 +123,47 @@ def predict(
     ] = False,
     replace: ReplaceOpt = False,
     unseen: UnseenOpt = "ignore",
+    output_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="How printed rows look: table, csv or json (default: table on a terminal, "
+            "else csv).",
+        ),
+    ] = None,
     dialect: str | None = None,
 ) -> None:
-    """Classify every document of a tokens table, --docs table (raw text) or --table into a new
-    table (doc_id, label, proba)."""
+    """Classify every document of a tokens table, --docs table (raw text) or --table: into a
+    new table (doc_id, label, proba), a file, or printed."""
     with opened(db) as database:
         m = load(database, model_name)
         if dialect is not None:
+            if output is None or output == "-":
+                fail("give --output TABLE: the script writes the predictions into a table")
             statements = m.prediction_statements(
                 data, output, proba=proba, replace=True, guard=False
             )
             print_script(dialects.script(statements, dialect))
             return
-        n = m.predict_to(data, output, proba=proba, replace=replace, unseen=unseen)
+        inner = m.prediction_query(data, proba=proba, unseen=unseen)
+        names = [s.alias_or_name for s in inner.selects]
+        ordered = (  # printed and file rows in document order
+            exp.select(*names)
+            .from_(inner.subquery("p"))
+            .order_by("doc_id", *(["label"] if proba else []))
+        )
+        if output is None or output == "-":
+            query = ordered
+            print_rows(
+                [s.alias_or_name for s in query.selects], database.fetch(query), output_format
+            )
+            return
+        if Path(output).suffix.lower() in FILE_SUFFIXES:
+            if Path(output).exists() and not replace:
+                fail(f"{output!r} exists: give --replace to overwrite it")
+            n = database.write_file(ordered, Path(output))
+        else:
+            n = m.predict_to(data, output, proba=proba, replace=replace, unseen=unseen)
     echo(f"wrote {n} rows to {output}")
 
 

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -27,6 +28,33 @@ def display(renderable: Any) -> None:
 
     wide = None if sys.stdout.isatty() else 10_000
     Console(highlight=False, width=wide, soft_wrap=wide is not None).print(renderable)
+
+
+FILE_SUFFIXES = (".parquet", ".csv", ".json")  # an --output that is a file, not a table
+
+
+def print_rows(columns: list[str], rows: list[Any], output_format: str | None) -> None:
+    """Rows on stdout: a table (the default on a terminal), CSV (the default in a pipe) or
+    JSON, one object per line."""
+    chosen = output_format or ("table" if sys.stdout.isatty() else "csv")
+    if chosen == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(rows)
+    elif chosen == "json":
+        for row in rows:
+            sys.stdout.write(json.dumps(dict(zip(columns, row)), default=str) + "\n")
+    elif chosen == "table":
+        from rich.table import Table
+
+        table = Table(*columns)
+        for row in rows:
+            table.add_row(*("" if v is None else str(v) for v in row))
+        display(table)
+    else:
+        fail(f"unknown --format {chosen!r}: choose table, csv or json")
 
 
 def fail(message: str) -> NoReturn:
@@ -50,8 +78,12 @@ def errors() -> Iterator[None]:
 @contextmanager
 def opened(db: str, *, create: bool = False) -> Iterator[Database]:
     """The database, with a progress bar on a terminal for long queries."""
+    new_file = _local_file(db) if create else None
+    if new_file is not None and new_file.exists():
+        new_file = None
     with errors():
         database = Database.connect(db, create=create)
+    failed = True  # a file this command created is removed if the command fails
     profile = os.environ.get("SQLNB_PROFILE")
     if profile:  # each statement's seconds, one JSON line each (benchmarks/speed.py reads them)
         database.timer = _profiler(profile)
@@ -81,8 +113,21 @@ def opened(db: str, *, create: bool = False) -> Iterator[Database]:
         else:
             with errors():
                 yield database
+        failed = False
     finally:
         database.close()
+        if failed and new_file is not None:
+            for leftover in (new_file, new_file.with_name(new_file.name + ".wal")):
+                leftover.unlink(missing_ok=True)
+
+
+def _local_file(db: str) -> Path | None:
+    """The file of a DuckDB or SQLite target given as a path (None for a server or memory)."""
+    if db.startswith("sqlite://"):
+        db = db.removeprefix("sqlite://").removeprefix("/")
+    elif "://" in db:
+        return None
+    return None if db in ("", ":memory:") else Path(db)
 
 
 def _profiler(path: str) -> Callable[[str, float], None]:

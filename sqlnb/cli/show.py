@@ -13,7 +13,7 @@ import typer
 
 from sqlnb import catalog
 from sqlnb.cli.app import command
-from sqlnb.cli.console import display, echo, opened
+from sqlnb.cli.console import display, echo, fail, opened
 from sqlnb.cli.options import LABELED, SOURCE, TRUTH, DbArg, ModelOpt, ReplaceOpt, uses
 from sqlnb.inputs import Labels, Source
 from sqlnb.model import load
@@ -61,20 +61,58 @@ def print_tuning(result: dict[str, Any], folds: int, *, as_json: bool) -> None:
     display(shown)
 
 
+def brief(params: dict[str, Any]) -> str:
+    """Hyperparameters as JSON, a stop-word list shown by its name or its length."""
+    from sqlnb.stop_words import ENGLISH
+
+    tokenizer = params.get("tokenizer")
+    if isinstance(tokenizer, dict) and tokenizer.get("stop_words"):
+        words = tokenizer["stop_words"]
+        named = "english" if tuple(words) == ENGLISH else f"{len(words)} words"
+        params = {**params, "tokenizer": {**tokenizer, "stop_words": named}}
+    return json.dumps(params)
+
+
+def _source_name(data: Source) -> str:
+    table = getattr(data, "table", data)
+    return f"{type(data).__name__.lower()} table {table!r}"
+
+
+def _top_categories(rows: list[dict[str, Any]], top: int) -> list[dict[str, Any]]:
+    """The ``top`` most probable values of each feature in each class."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["feature"], r["label"]), []).append(r)
+    return [
+        r for group in groups.values() for r in sorted(group, key=lambda r: -r["probability"])[:top]
+    ]
+
+
 @command()
 def show(
     db: DbArg,
     model_name: ModelOpt = "default",
-    top: Annotated[int, typer.Option(help="Most indicative words per class.")] = 10,
+    top: Annotated[
+        int, typer.Option(help="Most indicative words per class; most probable values per feature.")
+    ] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print only JSON.")] = False,
 ) -> None:
     """A model's classes, priors and counts; its most indicative words per class (text), or
-    its per-class means, variances and category probabilities (tables)."""
+    its per-class means, variances and most probable category values (tables)."""
     from rich.table import Table
 
     with opened(db) as database:
         m = load(database, model_name)
         classes, described = m.classes(), m.describe(top)
-    echo(f"model {m.name!r}: {m.kind_name}, {json.dumps(m.params)}")
+    if described.get("categories"):
+        described = {**described, "categories": _top_categories(described["categories"], top)}
+    if as_json:
+        result = {"model": m.name, "kind": m.kind_name, "hyperparameters": m.params}
+        sys.stdout.write(
+            json.dumps({**result, "classes": classes, **described}, indent=2, default=str) + "\n"
+        )
+        return
+    echo(f"model {m.name!r}: {m.kind_name}, {brief(m.params)}")
     table = Table("label", "documents", "prior", "log prior")
     for c in classes:
         lp = c["log_prior"]
@@ -122,7 +160,7 @@ def list_models(
         table.add_row(
             r["model"],
             r["kind"],
-            json.dumps(params),
+            brief(params),
             ", ".join(r["classes"]),
             f"{r['n_docs']:g}",
             str(r["n_features"]),
@@ -157,7 +195,23 @@ def explain(
             echo(f"wrote {n} rows to {output}")
             return
         rows = database.fetch(query)
-    shown = Table("doc_id", "feature", "contribution")
+        if doc is not None and not rows:
+            fail(f"no document {doc!r} in {_source_name(data)}")
+        title = "contributions to log P(label) - log P(runner-up)"
+        if doc is not None:
+            from sqlglot import exp
+
+            one = exp.cast(exp.column("doc_id"), "VARCHAR").eq(exp.convert(doc))
+            probabilities = exp.select("label", "proba").from_(
+                m.prediction_query(data, proba=True).subquery("p")
+            )
+            ranked = sorted(database.fetch(probabilities.where(one)), key=lambda r: -r[1])
+            if len(ranked) > 1:
+                title = (
+                    f"document {doc}: why {ranked[0][0]!s} (P = {ranked[0][1]:.4f}) rather than "
+                    f"the runner-up {ranked[1][0]!s} (P = {ranked[1][1]:.4f})"
+                )
+    shown = Table("doc_id", "feature", "contribution", title=title)
     for doc_id, feature, contribution in sorted(
         rows, key=lambda r: (str(r[0]), r[1] == "(prior)", -abs(r[2] or 0))
     ):
@@ -186,13 +240,17 @@ def report(
     data: Source = uses(LABELED),
     labels: Labels = uses(TRUTH),
     html: Annotated[
-        Path, typer.Option("--html", help="HTML file to write (self-contained).")
+        Path,
+        typer.Option("--output", "-o", "--html", help="HTML file to write (self-contained)."),
     ] = Path("report.html"),
+    replace: Annotated[bool, typer.Option(help="Replace the file if it exists.")] = False,
 ) -> None:
     """Write one self-contained HTML file: metrics, confusion matrix, per-class bars,
     calibration, indicative words or features, misclassified documents, the model."""
     from sqlnb.report import write_report
 
+    if html.exists() and not replace:
+        fail(f"{str(html)!r} exists: give --replace to overwrite it, or another --output")
     with opened(db) as database:
         m = load(database, model_name)
         numbers = write_report(m, data, labels, html)

@@ -10,7 +10,9 @@ tracer, run it, and turn the engine's errors into :class:`~sqlnb.errors.SqlnbErr
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -451,6 +453,41 @@ class Database:
         into Parquet. Never the whole result in Python; floats exactly."""
         text = self.sql(query)
         self._bulk(lambda: self.backend.write_parquet(text, path, types), text)
+
+    def write_file(self, query: exp.Select, path: Path) -> int:
+        """Write the rows of ``query`` to a Parquet, CSV (with a header) or JSON (one object
+        per line) file, by its suffix: Parquet by the engine's bulk path (see
+        :meth:`write_parquet`), turned into CSV or JSON by DuckDB. Written under a temporary
+        name beside ``path`` and renamed into place: never a half-written file. Returns the
+        number of rows."""
+        formats = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
+        the_format = formats.get(path.suffix.lower())
+        if the_format is None:
+            raise SqlnbError(f"{str(path)!r}: a file must end in .parquet, .csv or .json")
+        if not path.parent.is_dir():
+            raise SqlnbError(f"cannot write {str(path)!r}: no folder {str(path.parent)!r}")
+        types = self.columns(query)
+        if not types:  # SQLite: the storage class of each column's values
+            names = [s.alias_or_name for s in query.selects]
+            types = {n: self.value_type(query, n) for n in names}
+        partial = path.with_name(f".{path.name}.partial")
+        with tempfile.TemporaryDirectory(prefix="sqlnb-") as folder:
+            rows = Path(folder) / "rows.parquet"
+            self.write_parquet(query, rows, types)
+            try:
+                with duckdb.connect() as mem:
+                    source = f"read_parquet({exp.Literal.string(str(rows)).sql('duckdb')})"
+                    target = exp.Literal.string(str(partial)).sql("duckdb")
+                    options = {"parquet": "FORMAT parquet", "csv": "HEADER", "json": "FORMAT json"}
+                    mem.execute(
+                        f"COPY (SELECT * FROM {source}) TO {target} ({options[the_format]})"
+                    )
+                    n = mem.execute(f"SELECT COUNT(*) FROM {source}").fetchone()
+                os.replace(partial, path)
+            except (OSError, duckdb.Error) as error:
+                partial.unlink(missing_ok=True)
+                raise SqlnbError(f"cannot write {str(path)!r}: {error}") from None
+        return int(n[0]) if n else 0
 
     @contextlib.contextmanager
     def parquet(self, path: Path, name: str) -> Iterator[tuple[exp.Table, dict[str, str]]]:

@@ -11,6 +11,7 @@ embedded as JSON (``<script type="application/json" id="sqlnb-report">``).
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -131,8 +132,12 @@ def write_report(
     """Write the HTML report of ``model`` on labeled ``data`` to ``path``; return its numbers."""
     numbers = report_numbers(model, data, labels)
     page = render_html(model, numbers, _name(data), _name(labels_for(as_source(data), labels)))
-    try:
-        Path(path).write_text(page, encoding="utf-8")
+    target = Path(path)
+    partial = target.with_name(f".{target.name}.partial")
+    try:  # written whole under another name, then renamed: never a half-written report
+        partial.write_text(page, encoding="utf-8")
+        os.replace(partial, target)
     except OSError as error:
+        partial.unlink(missing_ok=True)
         raise SqlnbError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
     return numbers

@@ -1,0 +1,223 @@
+"""The command line as people use it (issue 18): errors that name what is wrong, output that
+pipes, files and printed rows, the version, and the README's Python example."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+import duckdb
+import pytest
+from conftest import random_corpus
+from test_cli import run, snapshot
+
+import sqlnb
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """A DuckDB file with a trained model 'spam', its test set and a wide table."""
+    corpus = random_corpus(11, n_classes=3, vocab=200)
+    path = tmp_path / "db.duckdb"
+    with duckdb.connect(str(path)) as con:
+        corpus.load(con)
+        con.execute("CREATE TABLE tokens AS SELECT * FROM train_tokens")
+        con.execute("CREATE TABLE labels AS SELECT * FROM train_labels")
+        con.execute("CREATE TABLE empty AS SELECT * FROM tokens WHERE false")
+        con.execute(
+            "CREATE TABLE elsewhere AS SELECT doc_id + 1000000 AS doc_id, word, count FROM tokens"
+        )
+        con.execute("CREATE TABLE renamed AS SELECT doc_id AS id, word, count FROM tokens")
+        con.execute("INSERT INTO renamed VALUES (NULL, 'w', 1), (NULL, 'v', 2)")
+        con.execute("CREATE TABLE renamed_labels AS SELECT doc_id AS id, label FROM labels")
+        con.execute(
+            "CREATE TABLE shop AS SELECT i AS id, 'c' || (i % 3) AS label, "
+            + ", ".join(f"'v' || ((i * {j + 7}) % 40) AS f{j}" for j in range(5))
+            + " FROM range(300) t(i)"
+        )
+    code, _, err = run("train", str(path), "--model", "spam")
+    assert code == 0, err
+    code, _, err = run(
+        "train", str(path), "--model", "cats", "--table", "shop", "--categorical", "f0,f1,f2,f3,f4"
+    )
+    assert code == 0, err
+    return str(path)
+
+
+def one_line_error(code: int, stderr: str, expected_code: int = 1) -> str:
+    assert code == expected_code, stderr
+    assert stderr.startswith("Error: ") and stderr.count("\n") == 1, stderr
+    return stderr
+
+
+# --- bugs ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tokens", ["empty", "elsewhere"])
+def test_a_text_model_without_a_word_is_refused_naming_both_tables(db: str, tokens: str):
+    before = snapshot(Path(db))
+    code, _, err = run("train", db, "--model", "x", "--tokens", tokens)
+    one_line_error(code, err)
+    assert f"tokens table '{tokens}' has no word of a document in labels table 'labels'" in err
+    assert snapshot(Path(db)) == before
+
+
+def test_a_null_id_names_the_column_as_the_user_named_it(db: str):
+    code, _, err = run(
+        "train",
+        db,
+        "--model",
+        "x",
+        "--tokens",
+        "renamed",
+        "--labels",
+        "renamed_labels",
+        "--doc-column",
+        "id",
+    )
+    one_line_error(code, err)
+    assert "tokens table 'renamed' has 2 rows with a NULL document id in column 'id'" in err
+
+
+def test_output_in_a_pipe_is_not_wrapped(db: str):
+    code, out, _ = run(
+        "evaluate", db, "--model", "spam", "--tokens", "test_tokens", "--labels", "test_labels"
+    )
+    assert code == 0
+    first = out.splitlines()[0]  # COLUMNS is 40 in run(): a terminal's width would wrap it
+    assert len(first) > 40 and "accuracy" in first and "log-loss" in first
+
+
+def test_models_and_show_are_brief_and_show_has_json(db: str, tmp_path: Path):
+    docs = tmp_path / "docs.duckdb"
+    with duckdb.connect(str(docs)) as con:
+        con.execute(
+            "CREATE TABLE d AS SELECT i AS doc_id, CASE WHEN i % 2 = 0 THEN 'good tasty food' "
+            "ELSE 'bad stale food' END AS text, i % 2 AS label FROM range(20) t(i)"
+        )
+    code, _, err = run("train", str(docs), "--docs", "d", "--stop-words", "english")
+    assert code == 0, err
+    code, out, _ = run("models", str(docs))
+    assert code == 0 and '"stop_words": "english"' in out and '"afterwards"' not in out
+    code, out, _ = run("show", db, "--model", "cats", "--top", "2")
+    assert code == 0
+    # 5 features x 3 classes x the 2 most probable values, not every value
+    assert len(re.findall(r"^│ f\d", out, re.M)) == 5 * 3 * 2
+    code, out, _ = run("show", db, "--model", "cats", "--top", "2", "--json")
+    shown = json.loads(out)
+    assert shown["model"] == "cats" and len(shown["categories"]) == 30
+    assert [c["label"] for c in shown["classes"]] == ["c0", "c1", "c2"]
+
+
+def test_a_failed_command_leaves_no_new_database_file(tmp_path: Path):
+    typo = tmp_path / "typo.duckdb"
+    code, _, err = run("train", str(typo), "--tokens", "nope")
+    one_line_error(code, err)
+    assert not typo.exists() and not (tmp_path / "typo.duckdb.wal").exists()
+
+
+def test_report_does_not_overwrite_a_file_unless_asked(db: str, tmp_path: Path):
+    page = tmp_path / "r.html"
+    page.write_text("mine")
+    args = ["report", db, "--model", "spam", "--tokens", "test_tokens", "--labels", "test_labels"]
+    code, _, err = run(*args, "--output", str(page))
+    one_line_error(code, err)
+    assert "exists: give --replace" in err and page.read_text() == "mine"
+    code, _, err = run(*args, "--output", str(page), "--replace")
+    assert code == 0, err and page.read_text().startswith("<!doctype html>")
+
+
+def test_explain_an_unknown_document_is_an_error_and_a_known_one_names_the_runner_up(db: str):
+    args = ["explain", db, "--model", "spam", "--tokens", "test_tokens"]
+    code, _, err = run(*args, "--doc", "123456789")
+    one_line_error(code, err)
+    assert "no document '123456789' in tokens table 'test_tokens'" in err
+    with duckdb.connect(db, read_only=True) as con:  # closed before the command runs
+        doc = con.execute("SELECT MIN(doc_id) FROM test_tokens").fetchone()[0]
+        proba = sqlnb.load(con, "spam").predict_proba("test_tokens").fetchall()
+    ranked = sorted(((label, p) for d, label, p in proba if d == doc), key=lambda r: -r[1])
+    code, out, _ = run(*args, "--doc", str(doc))
+    assert code == 0
+    assert (
+        f"why {ranked[0][0]} (P = {ranked[0][1]:.4f}) rather than the runner-up {ranked[1][0]}"
+        in out
+    )
+
+
+# --- output: printed rows and files ----------------------------------------------------------
+
+
+def test_predict_prints_rows_or_writes_a_file_by_the_engine(db: str, tmp_path: Path):
+    with duckdb.connect(db, read_only=True) as con:  # closed before the command runs
+        expected = sorted(sqlnb.load(con, "spam").predict("test_tokens").fetchall())
+    args = ["predict", db, "--model", "spam", "--tokens", "test_tokens"]
+    code, out, _ = run(*args)  # no --output, in a pipe: CSV with a header, in document order
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["doc_id", "label", "proba"]
+    assert [(int(d), label, float(p)) for d, label, p in rows[1:]] == expected
+    code, out, _ = run(*args, "--output", "-", "--format", "json")
+    got = [json.loads(line) for line in out.splitlines()]
+    assert [(r["doc_id"], r["label"], r["proba"]) for r in got] == expected
+    for suffix in ("parquet", "csv", "json"):
+        file = tmp_path / f"p.{suffix}"
+        code, out, err = run(*args, "--output", str(file))
+        assert code == 0, err
+        assert out == f"wrote {len(expected)} rows to {file}\n"
+        read = duckdb.sql(f"SELECT doc_id, label, proba FROM '{file}'").fetchall()
+        assert read == expected  # exact floats, in document order
+        code, _, err = run(*args, "--output", str(file))
+        assert "exists: give --replace" in one_line_error(code, err)
+    assert not list(tmp_path.glob(".*partial"))
+
+
+# --- friction --------------------------------------------------------------------------------
+
+
+def test_version_usage_errors_and_model_name_suggestions(db: str):
+    code, out, _ = run("--version")
+    assert code == 0 and out == f"sqlnb {sqlnb.__version__}\n"
+    code, _, err = run("train", db, "--bogus")
+    one_line_error(code, err, expected_code=2)
+    assert "No such option: --bogus" in err and "sqlnb train -h" in err
+    code, _, err = run("show", db, "--model", "spma")
+    assert "no model named 'spma' in this database: did you mean 'spam'?" in one_line_error(
+        code, err
+    )
+    code, _, err = run("show", db, "--model", "zzzzzz")
+    assert "(models: cats, spam)" in one_line_error(code, err)
+
+
+def test_the_readmes_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    section = readme[readme.index("## Python API") :]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    corpus = random_corpus(4, n_classes=2, vocab=100)
+    with duckdb.connect("db.duckdb") as con:
+        corpus.load(con)
+        for name, source in [
+            ("tokens", "train_tokens"),
+            ("labels", "train_labels"),
+            ("new_tokens", "test_tokens"),
+        ]:
+            con.execute(f"CREATE TABLE {name} AS SELECT * FROM {source}")
+        con.execute("CREATE TABLE t AS SELECT doc_id AS id, word AS term, count AS n FROM tokens")
+        con.execute("CREATE TABLE l AS SELECT doc_id AS id, label AS category FROM labels")
+    exec(compile(code, "README.md", "exec"), {})  # the README's own example
+
+
+def test_the_demo_computes_what_it_compares_with(tmp_path: Path):
+    code, out, err = run("demo", str(tmp_path / "demo.duckdb"))
+    assert code == 0, err
+    ours = re.search(r"test split: accuracy (\d\.\d{4})", out)
+    theirs = re.search(r"scikit-learn on the same words: accuracy (\d\.\d{4})", out)
+    assert ours and theirs and ours.group(1) == theirs.group(1)
+    words = re.findall(r"^│ (?:great|other)\s+│ (.+?)\s+│", out, re.M)
+    from sqlnb.stop_words import ENGLISH
+
+    shown = [w.strip() for line in words for w in line.split(",")]
+    assert shown and not set(shown) & set(ENGLISH)

@@ -1,0 +1,126 @@
+"""Ad-hoc SQL on PostgreSQL (issue 17): sqlnb_classify, sqlnb_proba and sqlnb_predict from a
+plain client connection that never imports sqlnb, equal to ``sqlnb predict`` to 1e-9."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from engines import POSTGRES_URL, open_engine
+
+import sqlnb
+
+TEXTS = [
+    "good tasty food, great value",
+    "bad stale food; awful value",
+    "good good good",
+    "stale awful bad bad",
+    "Éclair naïve DON'T 42x good",
+    "the service was fine",
+]
+UNSEEN = ["zzz qqq", "", None]  # no known word (the prior), empty, NULL
+
+
+@pytest.fixture
+def pg():
+    yield from open_engine("postgres")
+
+
+def client(engine):
+    """A second connection, as psql or a BI tool would open it: psycopg alone."""
+    import psycopg
+
+    schema = engine.db.fetch_text("SELECT current_schema()")[0][0]
+    connection = psycopg.connect(POSTGRES_URL, autocommit=True)
+    connection.execute(f"SET search_path TO {schema}")
+    return connection
+
+
+def docs(n: int = 60) -> pd.DataFrame:
+    rows = [(i, TEXTS[i % len(TEXTS)] + f" w{i % 7}", f"c{i % 3}") for i in range(n)]
+    return pd.DataFrame(rows, columns=["doc_id", "text", "label"])
+
+
+def predictions(model: sqlnb.Model, table: str) -> dict[int, tuple[str, float]]:
+    return {d: (label, p) for d, label, p in model.predict(sqlnb.Docs(table))}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"alpha": 0.0}, {"kind": "bernoulli"}, {"kind": "complement"}],
+    ids=["multinomial", "alpha0", "bernoulli", "complement"],
+)
+def test_functions_equal_predict(pg, options):
+    pg.load("train", docs())
+    test = docs(30)
+    test["text"] = [*test["text"][:27], *UNSEEN]
+    pg.load("test", test)
+    model = sqlnb.train(pg.db, sqlnb.Docs("train"), model="m", **options)
+    expected = predictions(model, "test")
+    with client(pg) as con:
+        got = con.execute(
+            "SELECT doc_id, sqlnb_classify('m', text), sqlnb_proba('m', text) FROM test"
+        ).fetchall()
+    assert len(got) == 30
+    for doc_id, label, proba in got:
+        want_label, want_proba = expected[doc_id]
+        assert label == want_label, doc_id
+        assert math.isclose(proba, want_proba, rel_tol=1e-9, abs_tol=1e-12), doc_id
+
+
+def test_a_table_by_name_unknown_models_and_models_without_a_tokenizer(pg):
+    pg.load("train", docs())
+    sqlnb.train(pg.db, sqlnb.Docs("train"), model="text")
+    tokens = pd.DataFrame(
+        [(i, w, 1) for i, t in enumerate(TEXTS * 5) for w in t.lower().split()],
+        columns=["doc_id", "word", "count"],
+    )
+    labels = pd.DataFrame(
+        [(i, f"c{i % 2}") for i in range(len(TEXTS) * 5)], columns=["doc_id", "label"]
+    )
+    pg.load("tok", tokens)
+    pg.load("lab", labels)
+    model = sqlnb.train(pg.db, "tok", "lab", model="tokens")
+    expected = sorted((str(d), label, p) for d, label, p in model.predict("tok"))
+    import psycopg
+
+    with client(pg) as con:
+        got = sorted(con.execute("SELECT * FROM sqlnb_predict('tokens', 'tok')").fetchall())
+        assert [r[:2] for r in got] == [r[:2] for r in expected]
+        assert all(math.isclose(a[2], b[2], rel_tol=1e-9) for a, b in zip(got, expected))
+        for query, message in [
+            ("SELECT sqlnb_classify('nope', 'x')", "no model named 'nope' in this database"),
+            ("SELECT sqlnb_proba('nope', 'x')", "no model named 'nope' in this database"),
+            ("SELECT * FROM sqlnb_predict('nope', 'tok')", "no model named 'nope'"),
+            (
+                "SELECT sqlnb_classify('tokens', 'good food')",
+                "model 'tokens' has no tokenizer (it was not trained from text)",
+            ),
+            ("SELECT * FROM sqlnb_predict('text', 'missing')", "table 'missing' does not exist"),
+        ]:
+            with pytest.raises(psycopg.Error) as raised:
+                con.execute(query).fetchall()
+            assert message in str(raised.value), query
+
+
+def test_functions_follow_retraining_with_another_tokenizer_and_drop(pg):
+    pg.load("train", docs())
+    sqlnb.train(pg.db, sqlnb.Docs("train"), model="m")
+    bigrams = sqlnb.Tokenizer(ngrams=(1, 2))
+    model = sqlnb.train(pg.db, sqlnb.Docs("train"), model="m2", tokenizer=bigrams)
+    expected = predictions(model, "train")
+    with client(pg) as con:
+        got = dict(
+            (d, (label, p))
+            for d, label, p in con.execute(
+                "SELECT doc_id, sqlnb_classify('m2', text), sqlnb_proba('m2', text) FROM train"
+            ).fetchall()
+        )
+    assert {d: v[0] for d, v in got.items()} == {d: v[0] for d, v in expected.items()}
+    assert all(math.isclose(got[d][1], expected[d][1], rel_tol=1e-9) for d in got)
+    sqlnb.drop(pg.db, "m2")
+    import psycopg
+
+    with client(pg) as con, pytest.raises(psycopg.Error, match="no model named 'm2'"):
+        con.execute("SELECT sqlnb_classify('m2', 'good')")
