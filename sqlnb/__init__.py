@@ -6,6 +6,7 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Hyperparameters, Pruning
 from sqlnb.inputs import Docs, Labels, Table, Tokens
+from sqlnb.macros import register_sqlite
 from sqlnb.model import (
     Model,
     append,
@@ -37,6 +38,7 @@ __all__ = [
     "drop",
     "load",
     "models",
+    "register_sqlite",
     "retune",
     "train",
     "tune",

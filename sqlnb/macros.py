@@ -19,12 +19,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sqlglot import exp
 
 from sqlnb import cache, templates
 from sqlnb.catalog import TOKENIZERS
 from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds.text import BASE, any_base, any_parts
 from sqlnb.pipeline import DOCUMENTS, JLL, POSTERIOR, Pipeline
@@ -55,6 +57,8 @@ def refresh(db: Database) -> None:
     # relation_type, not exists(): a failed probe would abort PostgreSQL's transaction
     if db.dialect.name not in DIALECTS or db.relation_type(TOKENIZERS.node()) is None:
         return
+    if db.dialect.name == "postgres" and db.relation_type(BASE.node()) is None:
+        return  # PostgreSQL checks a function's tables when it is created: no text model yet
     keys = [r[0] for r in db.fetch(_distinct_tokenizers())]
     record = exp.to_table(RECORD)
     wanted = sorted((__version__, k) for k in keys) or [(__version__, None)]
@@ -93,12 +97,7 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
 
     def scalar(column: str) -> exp.Expr:
-        value = exp.select(exp.column(column, "q")).from_(text.subquery("q")).subquery()
-        why = (
-            "has no tokenizer (it was not trained from text): classify its tokens with "
-            "sqlnb_predict"
-        )
-        return _checked(TOKENIZERS.node(), why, value)
+        return _scalar(text, column)
 
     postgres = db.dialect.name == "postgres"
     source = (
@@ -131,6 +130,47 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     ]
 
 
+def _scalar(text: exp.Select, column: str) -> exp.Expr:
+    """One column (label or proba) of the text pipeline's one row, checked first."""
+    value = exp.select(exp.column(column, "q")).from_(text.subquery("q")).subquery()
+    why = "has no tokenizer (it was not trained from text): classify its tokens with sqlnb_predict"
+    return _checked(TOKENIZERS.node(), why, value)
+
+
+def register_sqlite(connection: Any) -> None:
+    """Give a sqlite3 connection ``sqlnb_classify(model, text)`` and ``sqlnb_proba(model,
+    text)``: SQLite has no SQL-defined functions, so these are Python functions that run the
+    same prediction query as DuckDB's macros for their one text (set-based queries stay
+    faster: ``sqlnb predict --docs``). They know the tokenizers the database has when they are
+    registered: register again after training with new tokenizer settings. An unknown model is
+    an error (SQLite reports a Python function's error as "user-defined function raised
+    exception"; the message goes to stderr with ``sqlite3.enable_callback_tracebacks(True)``)."""
+    db = Database.connect(connection)
+    if db.dialect.name != "sqlite":
+        raise SqlnbError("register_sqlite takes a sqlite3 connection")
+    keys = []
+    if db.relation_type(TOKENIZERS.node()) is not None:
+        keys = [r[0] for r in db.fetch(_distinct_tokenizers())]
+    text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
+
+    def raise_error(message: str) -> None:
+        raise SqlnbError(message)
+
+    db.register_function("sqlnb_raise", raise_error, 1)
+    for name, column in (("sqlnb_classify", "label"), ("sqlnb_proba", "proba")):
+        tree = _raising(_scalar(text, column), None)
+        for reference in list(tree.find_all(exp.Column)):
+            if not reference.table and reference.name in (MODEL.name, TEXT.name):
+                reference.replace(exp.Placeholder(this=reference.name))
+        query = db.sql(exp.select(tree))
+
+        def function(model: str, body: str | None, query: str = query) -> Any:
+            values = {MODEL.name: model, TEXT.name: body}
+            return connection.execute(query, values).fetchone()[0]
+
+        db.register_function(name, function, 2)
+
+
 def _postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select) -> list[str]:
     """The PostgreSQL functions: sqlnb_classify and sqlnb_proba are SQL functions around the
     same scalar pipeline as the macros; sqlnb_predict runs the table pipeline with the table
@@ -155,14 +195,16 @@ def _postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select)
     ]
 
 
-def _raising(tree: exp.Expr, type_name: str) -> exp.Expr:
-    """``tree`` with DuckDB's error(message) as PostgreSQL's CAST(sqlnb_raise(message) AS
-    type_name): the CASE that holds it takes the type of its other branches."""
+def _raising(tree: exp.Expr, type_name: str | None) -> exp.Expr:
+    """``tree`` with DuckDB's error(message) as sqlnb_raise(message), cast to ``type_name``
+    (PostgreSQL: the CASE that holds it takes the type of its other branches)."""
     tree = tree.copy()
     for call in list(tree.find_all(exp.Anonymous)):
         if call.name.upper() == "ERROR":
-            raised = exp.Anonymous(this="sqlnb_raise", expressions=call.expressions)
-            call.replace(exp.cast(raised, exp.DataType.build(type_name, dialect="postgres")))
+            raised: exp.Expr = exp.Anonymous(this="sqlnb_raise", expressions=call.expressions)
+            if type_name is not None:
+                raised = exp.cast(raised, exp.DataType.build(type_name, dialect="postgres"))
+            call.replace(raised)
     return tree
 
 

@@ -124,3 +124,32 @@ def test_functions_follow_retraining_with_another_tokenizer_and_drop(pg):
 
     with client(pg) as con, pytest.raises(psycopg.Error, match="no model named 'm2'"):
         con.execute("SELECT sqlnb_classify('m2', 'good')")
+
+
+# --- SQLite: Python functions registered on a plain sqlite3 connection -------------------------
+
+
+@pytest.mark.parametrize("kind", ["multinomial", "bernoulli", "complement"])
+def test_sqlite_registered_functions_equal_predict(tmp_path, kind):
+    import sqlite3
+
+    path = tmp_path / "db.sqlite"
+    writer = sqlite3.connect(path, isolation_level=None)
+    docs().to_sql("train", writer, index=False)
+    test = docs(30)
+    test["text"] = [*test["text"][:27], *UNSEEN]
+    test.to_sql("test", writer, index=False)
+    model = sqlnb.train(writer, sqlnb.Docs("train"), model="m", kind=kind)
+    expected = predictions(model, "test")
+    writer.close()
+    plain = sqlite3.connect(path)  # a client of its own, given the functions
+    sqlnb.register_sqlite(plain)
+    got = plain.execute(
+        "SELECT doc_id, sqlnb_classify('m', text), sqlnb_proba('m', text) FROM test"
+    ).fetchall()
+    assert len(got) == 30
+    for doc_id, label, proba in got:
+        assert label == expected[doc_id][0], doc_id
+        assert math.isclose(proba, expected[doc_id][1], rel_tol=1e-9, abs_tol=1e-12), doc_id
+    with pytest.raises(sqlite3.OperationalError):
+        plain.execute("SELECT sqlnb_classify('nope', 'x')").fetchall()

@@ -290,7 +290,10 @@ def tune_alpha(
 @command("export")
 def export_model(
     db: DbArg,
-    to: Annotated[Path, typer.Option("--to", help="Folder to write the Parquet files into.")],
+    to: Annotated[
+        Path,
+        typer.Option("--output", "-o", "--to", help="Folder to write the Parquet files into."),
+    ],
     model_name: ModelOpt = "default",
 ) -> None:
     """Write a model (counts, hyperparameters, tokenizer, version) as Parquet files."""
