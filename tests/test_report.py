@@ -283,8 +283,12 @@ def test_the_command(db_file, tmp_path):
     assert embedded(out.read_text(encoding="utf-8"))["n_docs"] == 80
     assert snapshot(db_file) == before  # the report changed nothing in the database
 
-    result = runner.invoke(app, ["report", str(db_file), "--model", "nope", "--html", str(out)])
+    result = runner.invoke(app, ["report", str(db_file), *table_args, "--html", str(out)])
+    assert result.exit_code == 1 and "exists: give --replace" in result.output  # not overwritten
+    nope = tmp_path / "nope.html"
+    result = runner.invoke(app, ["report", str(db_file), "--model", "nope", "--html", str(nope)])
     assert result.exit_code == 1 and "Error: no model named 'nope'" in result.output
+    assert not nope.exists()
     result = runner.invoke(app, [*args, "--html", str(tmp_path / "missing" / "r.html")])
     assert result.exit_code == 1 and "Error: cannot write" in result.output
     assert snapshot(db_file) == before
