@@ -57,6 +57,7 @@ class Pipeline:
         check: bool = True,
         guard: bool = True,
         leading: Sequence[tuple[str, exp.Query]] = (),
+        doc: str | None = None,
     ) -> Pipeline:
         """The pipeline of model ``entry`` over ``data``: the kind's inputs, the
         ``documents`` (default: every document of the source), the joint log-likelihood and
@@ -83,6 +84,11 @@ class Pipeline:
                 )
         elif unseen != "ignore":
             raise SqlnbError(f"--unseen must be 'ignore' or 'error', not {unseen!r}")
+        if doc is not None:  # one document: its rows only, before anything is scored
+            one = exp.cast(exp.column("doc_id"), "VARCHAR").eq(exp.convert(doc))
+            inputs = {
+                k: exp.select("*").from_(q.subquery("o")).where(one) for k, q in inputs.items()
+            }
         jll = templates.select(
             "predict/jll.sql",
             documents=exp.to_table(DOCUMENTS),
@@ -255,7 +261,7 @@ def explanation(
         posterior=exp.to_table(POSTERIOR),
         top=top if top is not None else 2**62,
     )
-    query = Pipeline.build(db, entry, data).select(final)
+    query = Pipeline.build(db, entry, data, doc=None if doc is None else str(doc)).select(final)
     if doc is None:
         return query
     return (
