@@ -159,20 +159,6 @@ def train(
     return Training(db, model, the_kind, params, statements, _no_words(source, labels))
 
 
-def _no_words(source: Source, labels: str | Labels | None) -> str | None:
-    """Why a text model with an empty vocabulary is refused, naming its inputs (scikit-learn
-    refuses an empty vocabulary too)."""
-    if isinstance(source, Docs):
-        return f"docs table {source.table!r} has no word in any labeled document: nothing to learn"
-    if isinstance(source, Tokens):
-        labels_name = labels_for(source, labels).name
-        return (
-            f"tokens table {source.table!r} has no word of a document in labels table "
-            f"{labels_name!r}: nothing to learn"
-        )
-    return None
-
-
 def append(
     db: Database,
     data: str | Source = "tokens",
@@ -265,3 +251,17 @@ def drop(db: Database, model: str) -> None:
         for statement in catalog.drop(current):
             db.execute(statement)
         macros.refresh(db)
+
+
+def _no_words(source: Source, labels: str | Labels | None) -> str | None:
+    """Why a text model with an empty vocabulary is refused, naming its inputs (scikit-learn
+    refuses an empty vocabulary too)."""
+    if isinstance(source, Docs):
+        return f"docs table {source.table!r} has no word in any labeled document: nothing to learn"
+    if isinstance(source, Tokens):
+        labels_name = labels_for(source, labels).name
+        return (
+            f"tokens table {source.table!r} has no word of a document in labels table "
+            f"{labels_name!r}: nothing to learn"
+        )
+    return None

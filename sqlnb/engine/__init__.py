@@ -10,9 +10,7 @@ tracer, run it, and turn the engine's errors into :class:`~sqlnb.errors.SqlnbErr
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,7 +21,7 @@ import duckdb
 from sqlglot import exp
 
 from sqlnb import templates
-from sqlnb.engine import messages
+from sqlnb.engine import files, messages
 from sqlnb.engine.backends import (
     Backend,
     DuckDBBackend,
@@ -455,39 +453,8 @@ class Database:
         self._bulk(lambda: self.backend.write_parquet(text, path, types), text)
 
     def write_file(self, query: exp.Select, path: Path) -> int:
-        """Write the rows of ``query`` to a Parquet, CSV (with a header) or JSON (one object
-        per line) file, by its suffix: Parquet by the engine's bulk path (see
-        :meth:`write_parquet`), turned into CSV or JSON by DuckDB. Written under a temporary
-        name beside ``path`` and renamed into place: never a half-written file. Returns the
-        number of rows."""
-        formats = {".parquet": "parquet", ".csv": "csv", ".json": "json"}
-        the_format = formats.get(path.suffix.lower())
-        if the_format is None:
-            raise SqlnbError(f"{str(path)!r}: a file must end in .parquet, .csv or .json")
-        if not path.parent.is_dir():
-            raise SqlnbError(f"cannot write {str(path)!r}: no folder {str(path.parent)!r}")
-        types = self.columns(query)
-        if not types:  # SQLite: the storage class of each column's values
-            names = [s.alias_or_name for s in query.selects]
-            types = {n: self.value_type(query, n) for n in names}
-        partial = path.with_name(f".{path.name}.partial")
-        with tempfile.TemporaryDirectory(prefix="sqlnb-") as folder:
-            rows = Path(folder) / "rows.parquet"
-            self.write_parquet(query, rows, types)
-            try:
-                with duckdb.connect() as mem:
-                    source = f"read_parquet({exp.Literal.string(str(rows)).sql('duckdb')})"
-                    target = exp.Literal.string(str(partial)).sql("duckdb")
-                    options = {"parquet": "FORMAT parquet", "csv": "HEADER", "json": "FORMAT json"}
-                    mem.execute(
-                        f"COPY (SELECT * FROM {source}) TO {target} ({options[the_format]})"
-                    )
-                    n = mem.execute(f"SELECT COUNT(*) FROM {source}").fetchone()
-                os.replace(partial, path)
-            except (OSError, duckdb.Error) as error:
-                partial.unlink(missing_ok=True)
-                raise SqlnbError(f"cannot write {str(path)!r}: {error}") from None
-        return int(n[0]) if n else 0
+        """The rows of ``query`` into a Parquet, CSV or JSON file (:func:`files.write_file`)."""
+        return files.write_file(self, query, path)
 
     @contextlib.contextmanager
     def parquet(self, path: Path, name: str) -> Iterator[tuple[exp.Table, dict[str, str]]]:
@@ -495,28 +462,8 @@ class Database:
         engine's bulk path (a view on DuckDB and Spark; a temporary table filled by
         PostgreSQL's ``COPY`` or SQLite's batched inserts), with its columns' types; dropped
         afterwards."""
-        with duckdb.connect() as mem:
-            file = exp.Literal.string(str(path)).sql("duckdb")
-            described = mem.sql(f"SELECT * FROM read_parquet({file})")
-            types = {n: str(t) for n, t in zip(described.columns, described.types)}
-        table = exp.to_table(name)
-        schema = exp.Schema(
-            this=table.copy(),
-            expressions=[
-                exp.ColumnDef(
-                    this=exp.to_identifier(c, quoted=True),
-                    kind=exp.DataType.build(t, dialect="duckdb"),
-                )
-                for c, t in types.items()
-            ],
-        )
-        create = self.sql(
-            exp.Create(
-                this=schema,
-                kind="TABLE",
-                properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
-            )
-        )
+        types, table = files.parquet_types(path), exp.to_table(name)
+        create = self.sql(files.temporary_table(table, types))
         self._bulk(lambda: self.backend.load_parquet(path, name, create), f"read {path}")
         try:
             yield table, types

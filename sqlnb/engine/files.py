@@ -1,0 +1,77 @@
+"""Files the engine writes or reads in bulk, beside :class:`~sqlnb.engine.Database`: a query's
+rows as a Parquet, CSV or JSON file, and the types of a Parquet file's columns."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import duckdb
+from sqlglot import exp
+
+from sqlnb.errors import SqlnbError
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
+
+FORMATS = {".parquet": "FORMAT parquet", ".csv": "HEADER", ".json": "FORMAT json"}
+
+
+def write_file(db: Database, query: exp.Select, path: Path) -> int:
+    """Write the rows of ``query`` to a Parquet, CSV (with a header) or JSON (one object per
+    line) file, by its suffix: Parquet by the engine's bulk path (see
+    :meth:`Database.write_parquet`), turned into CSV or JSON by DuckDB. Written under a
+    temporary name beside ``path`` and renamed into place: never a half-written file. Returns
+    the number of rows."""
+    options = FORMATS.get(path.suffix.lower())
+    if options is None:
+        raise SqlnbError(f"{str(path)!r}: a file must end in .parquet, .csv or .json")
+    if not path.parent.is_dir():
+        raise SqlnbError(f"cannot write {str(path)!r}: no folder {str(path.parent)!r}")
+    types = db.columns(query)
+    if not types:  # SQLite: the storage class of each column's values
+        names = [s.alias_or_name for s in query.selects]
+        types = {n: db.value_type(query, n) for n in names}
+    partial = path.with_name(f".{path.name}.partial")
+    with tempfile.TemporaryDirectory(prefix="sqlnb-") as folder:
+        rows = Path(folder) / "rows.parquet"
+        db.write_parquet(query, rows, types)
+        try:
+            with duckdb.connect() as mem:
+                source = f"read_parquet({_literal(rows)})"
+                mem.execute(f"COPY (SELECT * FROM {source}) TO {_literal(partial)} ({options})")
+                n = mem.execute(f"SELECT COUNT(*) FROM {source}").fetchone()
+            os.replace(partial, path)
+        except (OSError, duckdb.Error) as error:
+            partial.unlink(missing_ok=True)
+            raise SqlnbError(f"cannot write {str(path)!r}: {error}") from None
+    return int(n[0]) if n else 0
+
+
+def parquet_types(path: Path) -> dict[str, str]:
+    """The columns of a Parquet file and their DuckDB types, in order."""
+    with duckdb.connect() as mem:
+        described = mem.sql(f"SELECT * FROM read_parquet({_literal(path)})")
+        return {n: str(t) for n, t in zip(described.columns, described.types)}
+
+
+def temporary_table(table: exp.Table, types: dict[str, str]) -> exp.Create:
+    """CREATE TEMPORARY TABLE ``table`` with these columns (quoted) and DuckDB types."""
+    schema = exp.Schema(
+        this=table.copy(),
+        expressions=[
+            exp.ColumnDef(
+                this=exp.to_identifier(c, quoted=True), kind=exp.DataType.build(t, dialect="duckdb")
+            )
+            for c, t in types.items()
+        ],
+    )
+    return exp.Create(
+        this=schema, kind="TABLE", properties=exp.Properties(expressions=[exp.TemporaryProperty()])
+    )
+
+
+def _literal(path: Path) -> str:
+    return exp.Literal.string(str(path)).sql("duckdb")
