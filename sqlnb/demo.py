@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import sqlglot
-from rich.table import Table
 from sqlglot import exp
 
 import sqlnb
@@ -55,7 +54,7 @@ def reference(db: Database) -> str:
 
 
 def run(path: Path) -> None:
-    from sqlnb.cli.console import display
+    from sqlnb.cli.console import display, table
 
     start = time.perf_counter()
     db = Database.connect(str(path), create=True)
@@ -102,17 +101,17 @@ def run(path: Path) -> None:
         "SELECT text, sqlnb_classify('reviews', text), sqlnb_proba('reviews', text) "
         "FROM sentences ORDER BY id"
     )
-    table = Table(
+    classified = table(
         "sentence",
         "label",
         "probability",
         title="classified with plain SQL: " + query.split(" FROM")[0],
     )
     for text, label, p in db.fetch(sqlglot.parse_one(query, read="duckdb")):
-        table.add_row(text, label, f"{p:.3f}")
-    display(table)
+        classified.add_row(text, label, f"{p:.3f}")
+    display(classified)
 
-    words = Table("label", "most indicative words", title="what the model learned")
+    words = table("label", "most indicative words", title="what the model learned")
     by_class: dict[str, list[str]] = {}
     for w in model.top_words(8):
         by_class.setdefault(w["label"], []).append(w["word"])

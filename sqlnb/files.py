@@ -15,6 +15,7 @@ leaves nothing, and one that replaces an earlier export of a model replaces it w
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -34,11 +35,19 @@ def export_model(db: Database, name: str, path: Path) -> list[Path]:
     """Write model ``name`` to the folder ``path`` (replacing an earlier model file there);
     returns the files written."""
     entry = catalog.entry(db, name)
-    earlier = (path / f"{MODELS.name}.parquet").exists()
-    if path.exists() and not earlier and (not path.is_dir() or any(path.iterdir())):
-        raise SqlnbError(f"{str(path)!r} exists and is not a model file: choose a new folder")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    given, path = str(path), path.resolve()
+    if path == Path.cwd() or path in Path.cwd().parents:
+        raise SqlnbError(f"{given!r} is the current folder or holds it: choose a new folder")
+    if path.exists() and not _model_file(path):
+        raise SqlnbError(f"{given!r} exists and is not a model file: choose a new folder")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+        umask = os.umask(0)
+        os.umask(umask)
+        folder.chmod(0o777 & ~umask)  # as a folder made by mkdir, not mkdtemp's 0700
+    except OSError as error:
+        raise SqlnbError(f"cannot write {given!r}: {error.strerror or error}") from None
     try:
         for table in catalog.counts(entry.kind):
             types = table.types()
@@ -50,9 +59,22 @@ def export_model(db: Database, name: str, path: Path) -> list[Path]:
             db.write_parquet(query, folder / f"{table.name}.parquet", types)
         written = sorted(p.name for p in folder.iterdir())
         _publish(folder, path)
+    except OSError as error:
+        raise SqlnbError(f"cannot write {given!r}: {error.strerror or error}") from None
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return [path / f for f in written]
+
+
+def _model_file(path: Path) -> bool:
+    """Whether ``path`` is an empty folder or a model file (only sqlnb_*.parquet files): the
+    folders an export may replace whole."""
+    if not path.is_dir():
+        return False
+    return all(
+        p.is_file() and p.name.startswith("sqlnb_") and p.suffix == ".parquet"
+        for p in path.iterdir()
+    )
 
 
 def _publish(folder: Path, path: Path) -> None:

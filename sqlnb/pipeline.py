@@ -164,9 +164,11 @@ def prediction(
     documents: exp.Select | None = None,
     check: bool = True,
     guard: bool = True,
+    doc: str | None = None,
 ) -> exp.Select:
     """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
-    (document, class): (doc_id, label, log_proba, proba)."""
+    (document, class): (doc_id, label, log_proba, proba); with ``doc``, of that document
+    only."""
     final = templates.select(
         "predict/proba.sql" if proba else "predict/labels.sql",
         posterior=exp.to_table(POSTERIOR),
@@ -174,7 +176,7 @@ def prediction(
         model=entry.name,
     )
     pipeline = Pipeline.build(
-        db, entry, data, documents=documents, unseen=unseen, check=check, guard=guard
+        db, entry, data, documents=documents, unseen=unseen, check=check, guard=guard, doc=doc
     )
     return pipeline.select(final)
 

@@ -221,3 +221,67 @@ def test_the_demo_computes_what_it_compares_with(tmp_path: Path):
 
     shown = [w.strip() for line in words for w in line.split(",")]
     assert shown and not set(shown) & set(ENGLISH)
+
+
+def test_predict_to_a_file_on_sqlite(tmp_path: Path):
+    import sqlite3
+
+    corpus = random_corpus(12, n_classes=2, vocab=80)
+    path = tmp_path / "db.sqlite"
+    with sqlite3.connect(path) as con:
+        for name in ("train_tokens", "train_labels", "test_tokens"):
+            getattr(corpus, name).to_sql(name, con, index=False)
+    target = f"sqlite:///{path}"
+    code, _, err = run("train", target, "--tokens", "train_tokens", "--labels", "train_labels")
+    assert code == 0, err
+    out = tmp_path / "p.csv"
+    code, _, err = run("predict", target, "--tokens", "test_tokens", "--output", str(out))
+    assert code == 0, err
+    with sqlite3.connect(path) as con:
+        expected = sorted(sqlnb.load(con).predict("test_tokens"))
+    rows = list(csv.reader(io.StringIO(out.read_text())))[1:]
+    assert [(int(d), label, float(p)) for d, label, p in rows] == expected
+
+
+def test_export_never_removes_other_files_and_refuses_the_current_folder(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    code, _, err = run("export", db, "--model", "spam", "--output", str(mine))
+    assert "exists and is not a model file" in one_line_error(code, err)
+    assert (mine / "notes.txt").read_text() == "keep me"
+    model = tmp_path / "model"
+    code, _, err = run("export", db, "--model", "spam", "--output", str(model))
+    assert code == 0, err
+    assert model.stat().st_mode & 0o777 == 0o777 & ~_umask()  # as mkdir would make it
+    monkeypatch.chdir(model)
+    code, _, err = run("export", db, "--model", "spam", "--output", ".")
+    assert "is the current folder" in one_line_error(code, err)
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_labels_that_look_like_markup_are_printed_as_they_are(tmp_path: Path):
+    path = tmp_path / "m.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute(
+            "CREATE TABLE d AS SELECT i AS doc_id, CASE WHEN i % 2 = 0 THEN 'good food' "
+            "ELSE 'bad food' END AS text, CASE WHEN i % 2 = 0 THEN '[/x]' ELSE '[red]spam' END "
+            "AS label FROM range(10) t(i)"
+        )
+    code, _, err = run("train", str(path), "--docs", "d")
+    assert code == 0, err
+    code, out, err = run("predict", str(path), "--docs", "d", "--format", "table")
+    assert code == 0, err
+    assert "[/x]" in out and "[red]spam" in out
+    code, out, err = run("show", str(path))
+    assert code == 0, err
+    assert "[/x]" in out and "[red]spam" in out

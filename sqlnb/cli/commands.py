@@ -145,25 +145,24 @@ def predict(
             )
             print_script(dialects.script(statements, dialect))
             return
-        inner = m.prediction_query(data, proba=proba, unseen=unseen)
-        names = [s.alias_or_name for s in inner.selects]
-        ordered = (  # printed and file rows in document order
-            exp.select(*names)
-            .from_(inner.subquery("p"))
-            .order_by("doc_id", *(["label"] if proba else []))
-        )
-        if output is None or output == "-":
-            query = ordered
-            print_rows(
-                [s.alias_or_name for s in query.selects], database.fetch(query), output_format
-            )
-            return
-        if Path(output).suffix.lower() in FILE_SUFFIXES:
-            if Path(output).exists() and not replace:
-                fail(f"{output!r} exists: give --replace to overwrite it")
-            n = database.write_file(ordered, Path(output))
+        printed = output is None or output == "-"
+        to_file = not printed and Path(str(output)).suffix.lower() in FILE_SUFFIXES
+        if not printed and not to_file:
+            n = m.predict_to(data, str(output), proba=proba, replace=replace, unseen=unseen)
         else:
-            n = m.predict_to(data, output, proba=proba, replace=replace, unseen=unseen)
+            inner = m.prediction_query(data, proba=proba, unseen=unseen)
+            names = [s.alias_or_name for s in inner.selects]
+            ordered = (  # printed and file rows in document order
+                exp.select(*names)
+                .from_(inner.subquery("p"))
+                .order_by("doc_id", *(["label"] if proba else []))
+            )
+            if printed:
+                print_rows(names, database.fetch(ordered), output_format)
+                return
+            if Path(str(output)).exists() and not replace:
+                fail(f"{output!r} exists: give --replace to overwrite it")
+            n = database.write_file(ordered, Path(str(output)))
     echo(f"wrote {n} rows to {output}")
 
 

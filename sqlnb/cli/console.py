@@ -22,6 +22,19 @@ def echo(line: str) -> None:
     sys.stdout.write(line + "\n")
 
 
+def table(*headers: str, title: str | None = None) -> Any:
+    """A rich table whose headers, title and cells are plain text: a label such as ``[red]``
+    is shown as it is, never read as rich's markup."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    class Plain(Table):
+        def add_row(self, *cells: Any, **options: Any) -> None:
+            super().add_row(*(escape(c) if isinstance(c, str) else c for c in cells), **options)
+
+    return Plain(*map(escape, headers), title=None if title is None else escape(title))
+
+
 def display(renderable: Any) -> None:
     """A table (rich) on stdout: fitted to a terminal; in a pipe or a file, at full width."""
     from rich.console import Console
@@ -47,12 +60,10 @@ def print_rows(columns: list[str], rows: list[Any], output_format: str | None) -
         for row in rows:
             sys.stdout.write(json.dumps(dict(zip(columns, row)), default=str) + "\n")
     elif chosen == "table":
-        from rich.table import Table
-
-        table = Table(*columns)
+        shown = table(*columns)
         for row in rows:
-            table.add_row(*("" if v is None else str(v) for v in row))
-        display(table)
+            shown.add_row(*("" if v is None else str(v) for v in row))
+        display(shown)
     else:
         fail(f"unknown --format {chosen!r}: choose table, csv or json")
 

@@ -13,15 +13,13 @@ import typer
 
 from sqlnb import catalog
 from sqlnb.cli.app import command
-from sqlnb.cli.console import display, echo, fail, opened
+from sqlnb.cli.console import display, echo, fail, opened, table
 from sqlnb.cli.options import LABELED, SOURCE, TRUTH, DbArg, ModelOpt, ReplaceOpt, uses
 from sqlnb.inputs import Labels, Source
 from sqlnb.model import load
 
 
 def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) -> None:
-    from rich.table import Table
-
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return
@@ -30,7 +28,7 @@ def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) 
         f"{result['accuracy']:.4f}, macro-F1 {result['macro_f1']:.4f}, "
         f"log-loss {result['log_loss']:.4f}"
     )
-    per_class = Table("label", "precision", "recall", "F1", "support")
+    per_class = table("label", "precision", "recall", "F1", "support")
     for label, r in result["per_class"].items():
         per_class.add_row(
             label,
@@ -42,19 +40,17 @@ def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) 
     display(per_class)
     labels_seen = list(result["per_class"])
     counts = {(c["true"], c["predicted"]): c["count"] for c in result["confusion"]}
-    matrix = Table("true \\ predicted", *labels_seen, title="confusion matrix")
+    matrix = table("true \\ predicted", *labels_seen, title="confusion matrix")
     for t in labels_seen:
         matrix.add_row(t, *(str(counts.get((t, p), 0)) for p in labels_seen))
     display(matrix)
 
 
 def print_tuning(result: dict[str, Any], folds: int, *, as_json: bool) -> None:
-    from rich.table import Table
-
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return
-    shown = Table("alpha", "accuracy", "log-loss", title=f"{folds}-fold cross-validation")
+    shown = table("alpha", "accuracy", "log-loss", title=f"{folds}-fold cross-validation")
     for r in result["results"]:
         best = " (best)" if r["alpha"] == result["best_alpha"] else ""
         shown.add_row(f"{r['alpha']:g}{best}", f"{r['accuracy']:.4f}", f"{r['log_loss']:.4f}")
@@ -99,8 +95,6 @@ def show(
 ) -> None:
     """A model's classes, priors and counts; its most indicative words per class (text), or
     its per-class means, variances and most probable category values (tables)."""
-    from rich.table import Table
-
     with opened(db) as database:
         m = load(database, model_name)
         classes, described = m.classes(), m.describe(top)
@@ -113,27 +107,27 @@ def show(
         )
         return
     echo(f"model {m.name!r}: {m.kind_name}, {brief(m.params)}")
-    table = Table("label", "documents", "prior", "log prior")
+    priors = table("label", "documents", "prior", "log prior")
     for c in classes:
         lp = c["log_prior"]
         prior = "0" if lp is None else f"{math.exp(lp):.4f}"
-        table.add_row(c["label"], f"{c['n_docs']:g}", prior, "-inf" if lp is None else f"{lp:.4f}")
-    display(table)
+        priors.add_row(c["label"], f"{c['n_docs']:g}", prior, "-inf" if lp is None else f"{lp:.4f}")
+    display(priors)
     if described.get("words"):
         by_class: dict[str, list[str]] = {}
         for w in described["words"]:
             by_class.setdefault(w["label"], []).append(w["word"])
-        indicative = Table("label", f"top {top} words", title="most indicative words")
+        indicative = table("label", f"top {top} words", title="most indicative words")
         for label, ws in by_class.items():
             indicative.add_row(label, ", ".join(ws))
         display(indicative)
     if described.get("gaussian"):
-        normal = Table("feature", "label", "mean", "variance", title="Gaussian features")
+        normal = table("feature", "label", "mean", "variance", title="Gaussian features")
         for g in described["gaussian"]:
             normal.add_row(g["feature"], g["label"], f"{g['mean']:.6g}", f"{g['var']:.6g}")
         display(normal)
     if described.get("categories"):
-        cats = Table("feature", "value", "label", "probability", title="categorical features")
+        cats = table("feature", "value", "label", "probability", title="categorical features")
         for c in described["categories"]:
             cats.add_row(c["feature"], c["value"], c["label"], f"{c['probability']:.4f}")
         display(cats)
@@ -145,19 +139,17 @@ def list_models(
     as_json: Annotated[bool, typer.Option("--json", help="Print only JSON.")] = False,
 ) -> None:
     """The models in a database: name, kind, hyperparameters, classes, sizes, trained-at."""
-    from rich.table import Table
-
     with opened(db) as database:
         rows = catalog.entries(database)
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
         return
-    table = Table(
+    listing = table(
         "model", "kind", "hyperparameters", "classes", "documents", "features", "trained at"
     )
     for r in rows:
         params = {k: v for k, v in r["params"].items() if k != "features"}
-        table.add_row(
+        listing.add_row(
             r["model"],
             r["kind"],
             brief(params),
@@ -166,7 +158,7 @@ def list_models(
             str(r["n_features"]),
             str(r["trained_at"]),
         )
-    display(table)
+    display(listing)
 
 
 @command()
@@ -185,8 +177,6 @@ def explain(
 ) -> None:
     """Why each document got its label rather than the runner-up: each word's (or feature's)
     contribution, and the prior's; they add up to the log-posterior difference."""
-    from rich.table import Table
-
     with opened(db) as database:
         m = load(database, model_name)
         query = m.explanation_query(data, doc=doc, top=top)
@@ -201,17 +191,16 @@ def explain(
         if doc is not None:
             from sqlglot import exp
 
-            one = exp.cast(exp.column("doc_id"), "VARCHAR").eq(exp.convert(doc))
             probabilities = exp.select("label", "proba").from_(
-                m.prediction_query(data, proba=True).subquery("p")
+                m.prediction_query(data, proba=True, doc=doc, check=False).subquery("p")
             )
-            ranked = sorted(database.fetch(probabilities.where(one)), key=lambda r: -r[1])
+            ranked = sorted(database.fetch(probabilities), key=lambda r: -r[1])
             if len(ranked) > 1:
                 title = (
                     f"document {doc}: why {ranked[0][0]!s} (P = {ranked[0][1]:.4f}) rather than "
                     f"the runner-up {ranked[1][0]!s} (P = {ranked[1][1]:.4f})"
                 )
-    shown = Table("doc_id", "feature", "contribution", title=title)
+    shown = table("doc_id", "feature", "contribution", title=title)
     for doc_id, feature, contribution in sorted(
         rows, key=lambda r: (str(r[0]), r[1] == "(prior)", -abs(r[2] or 0))
     ):

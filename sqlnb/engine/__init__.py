@@ -467,8 +467,11 @@ class Database:
         self._bulk(lambda: self.backend.load_parquet(path, name, create), f"read {path}")
         try:
             yield table, types
-        finally:
-            self._bulk(lambda: self.backend.unload(name), f"drop {name}")
+        except BaseException:  # the transaction may be aborted: its rollback drops the table
+            with contextlib.suppress(SqlnbError):
+                self._bulk(lambda: self.backend.unload(name), f"drop {name}")
+            raise
+        self._bulk(lambda: self.backend.unload(name), f"drop {name}")
 
     def _bulk(self, call: Callable[[], None], text: str) -> None:
         if self.tracer:

@@ -81,7 +81,10 @@ class Backend:
             rows = Path(folder) / "rows.csv"
             self.write_csv(text, rows)
             with duckdb.connect() as mem:
-                columns = ", ".join(f"{_literal(n)}: {_literal(t)}" for n, t in types.items())
+                # a DECIMAL of unknown precision is read as its exact text (DuckDB's own
+                # DECIMAL would round it to three places)
+                exact = {n: "VARCHAR" if t.upper() == "DECIMAL" else t for n, t in types.items()}
+                columns = ", ".join(f"{_literal(n)}: {_literal(t)}" for n, t in exact.items())
                 mem.execute(
                     f"COPY (SELECT * FROM read_csv({_literal(str(rows))}, columns = {{{columns}}}, "
                     "header = false, auto_detect = false, allow_quoted_nulls = false)) "
@@ -275,6 +278,7 @@ class PostgresBackend(Backend):
     def write_csv(self, text: str, path: Path) -> None:
         with self.connection.cursor() as cursor, path.open("wb") as out:
             cursor.execute("SET extra_float_digits = 1")  # the shortest exact text (the default)
+            cursor.execute("SET DateStyle = ISO")  # dates and times as DuckDB reads them
             with cursor.copy(f"COPY ({text}) TO STDOUT (FORMAT csv)".encode()) as copy:
                 for chunk in copy:
                     out.write(chunk)
@@ -319,12 +323,15 @@ class SparkBackend(Backend):
     def write_parquet(self, text: str, path: Path, types: dict[str, str]) -> None:
         """Spark's Parquet writer, as one part file moved into place."""
         with tempfile.TemporaryDirectory(prefix=".sqlnb-", dir=path.parent) as folder:
-            out = Path(folder) / "out"
-            self.connection.sql(text).coalesce(1).write.parquet(str(out))
-            next(out.glob("part-*.parquet")).replace(path)
+            out = Path(folder).resolve() / "out"
+            self.connection.sql(text).coalesce(1).write.parquet(out.as_uri())
+            parts = sorted(out.glob("part-*.parquet"))
+            if not parts:
+                raise OSError(f"Spark wrote no Parquet file into {out}")
+            parts[0].replace(path)
 
     def load_parquet(self, path: Path, name: str, create: str) -> None:
-        self.connection.read.parquet(str(path.resolve())).createOrReplaceTempView(name)
+        self.connection.read.parquet(path.resolve().as_uri()).createOrReplaceTempView(name)
 
     def unload(self, name: str) -> None:
         self.connection.catalog.dropTempView(name)

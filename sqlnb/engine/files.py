@@ -31,7 +31,7 @@ def write_file(db: Database, query: exp.Select, path: Path) -> int:
     if not path.parent.is_dir():
         raise SqlnbError(f"cannot write {str(path)!r}: no folder {str(path.parent)!r}")
     types = db.columns(query)
-    if not types:  # SQLite: the storage class of each column's values
+    if not all(types.values()):  # SQLite: the storage class of each column's values
         names = [s.alias_or_name for s in query.selects]
         types = {n: db.value_type(query, n) for n in names}
     partial = path.with_name(f".{path.name}.partial")
@@ -45,8 +45,9 @@ def write_file(db: Database, query: exp.Select, path: Path) -> int:
                 n = mem.execute(f"SELECT COUNT(*) FROM {source}").fetchone()
             os.replace(partial, path)
         except (OSError, duckdb.Error) as error:
-            partial.unlink(missing_ok=True)
             raise SqlnbError(f"cannot write {str(path)!r}: {error}") from None
+        finally:  # also on Ctrl-C: never a half-written file
+            partial.unlink(missing_ok=True)
     return int(n[0]) if n else 0
 
 

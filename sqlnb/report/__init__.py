@@ -138,6 +138,7 @@ def write_report(
         partial.write_text(page, encoding="utf-8")
         os.replace(partial, target)
     except OSError as error:
-        partial.unlink(missing_ok=True)
         raise SqlnbError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
+    finally:
+        partial.unlink(missing_ok=True)
     return numbers
