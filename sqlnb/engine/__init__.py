@@ -445,10 +445,9 @@ class Database:
     # --- model files ---------------------------------------------------------------------
 
     def write_parquet(self, query: exp.Query, path: Path, types: dict[str, str]) -> None:
-        """Write the rows of ``query`` (its columns and their DuckDB types: ``types``, in
-        order) to a Parquet file by the engine's bulk path: DuckDB's ``COPY``, Spark's Parquet
-        writer, PostgreSQL's ``COPY`` and SQLite's rows in batches as CSV that DuckDB turns
-        into Parquet. Never the whole result in Python; floats exactly."""
+        """Write the rows of ``query`` (columns and DuckDB types: ``types``) to a Parquet file
+        by the engine's bulk path: DuckDB's or PostgreSQL's ``COPY``, Spark's writer, SQLite
+        in batches. Never the whole result in Python; floats exactly."""
         text = self.sql(query)
         self._bulk(lambda: self.backend.write_parquet(text, path, types), text)
 
@@ -458,16 +457,14 @@ class Database:
 
     @contextlib.contextmanager
     def parquet(self, path: Path, name: str) -> Iterator[tuple[exp.Table, dict[str, str]]]:
-        """A temporary relation ``name`` holding the rows of a Parquet file, loaded by the
-        engine's bulk path (a view on DuckDB and Spark; a temporary table filled by
-        PostgreSQL's ``COPY`` or SQLite's batched inserts), with its columns' types; dropped
-        afterwards."""
+        """A temporary relation ``name`` of a Parquet file's rows by the engine's bulk path
+        (a view, or a table filled by ``COPY`` or batched inserts), with its columns' types."""
         types, table = files.parquet_types(path), exp.to_table(name)
         create = self.sql(files.temporary_table(table, types))
         self._bulk(lambda: self.backend.load_parquet(path, name, create), f"read {path}")
         try:
             yield table, types
-        except BaseException:  # the transaction may be aborted: its rollback drops the table
+        except BaseException:  # an aborted transaction's rollback drops it: keep the error
             with contextlib.suppress(SqlnbError):
                 self._bulk(lambda: self.backend.unload(name), f"drop {name}")
             raise
