@@ -17,7 +17,7 @@ trained from a tokens table (which has no tokenizer), are errors that name the m
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,11 +158,8 @@ def register_sqlite(connection: Any) -> None:
 
     db.register_function("sqlnb_raise", raise_error, 1)
     for name, column in (("sqlnb_classify", "label"), ("sqlnb_proba", "proba")):
-        tree = _raising(_scalar(text, column), None)
-        for reference in list(tree.find_all(exp.Column)):
-            if not reference.table and reference.name in (MODEL.name, TEXT.name):
-                reference.replace(exp.Placeholder(this=reference.name))
-        query = db.sql(exp.select(tree))
+        placeholders = {n: exp.Placeholder(this=n) for n in (MODEL.name, TEXT.name)}
+        query = db.sql(exp.select(_bound(_raising(_scalar(text, column), None), placeholders)))
 
         def function(model: str, body: str | None, query: str = query) -> Any:
             values = {MODEL.name: model, TEXT.name: body}
@@ -185,14 +182,23 @@ def _postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select)
 
     as_text = [exp.cast(exp.column(c, "r"), "TEXT").as_(c) for c in ("doc_id", "label")]
     rows = exp.select(*as_text, exp.column("proba", "r")).from_(table.subquery("r"))
-    query = db.sql(_raising(rows, "BOOLEAN"))
-    query = re.sub(r"\bsqlnb_model\b", "$1", query.replace("%", "%%")).replace(SOURCE, "%s")
+    bound = _bound(_raising(rows, "BOOLEAN"), {MODEL.name: exp.Parameter(this=exp.convert(1))})
+    query = db.sql(bound).replace("%", "%%").replace(SOURCE, "%s")  # for format()
     return [
         fill("raise"),
         fill("classify", body=db.sql(_raising(label, "TEXT"))),
         fill("proba", body=db.sql(_raising(proba, "DOUBLE PRECISION"))),
         fill("predict", query="'" + query.replace("'", "''") + "'"),
     ]
+
+
+def _bound(tree: exp.Expr, values: Mapping[str, exp.Expr]) -> exp.Expr:
+    """``tree`` with the functions' parameters (unqualified columns sqlnb_model, sqlnb_text)
+    as the given expressions: placeholders, PostgreSQL's $1."""
+    for reference in list(tree.find_all(exp.Column)):
+        if not reference.table and reference.name in values:
+            reference.replace(values[reference.name].copy())
+    return tree
 
 
 def _raising(tree: exp.Expr, type_name: str | None) -> exp.Expr:
