@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
 from pathlib import Path
 
 from sqlglot import exp
@@ -40,12 +39,11 @@ def export_model(db: Database, name: str, path: Path) -> list[Path]:
         raise SqlnbError(f"{given!r} is the current folder or holds it: choose a new folder")
     if path.exists() and not _model_file(path):
         raise SqlnbError(f"{given!r} exists and is not a model file: choose a new folder")
+    folder = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        folder = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
-        umask = os.umask(0)
-        os.umask(umask)
-        folder.chmod(0o777 & ~umask)  # as a folder made by mkdir, not mkdtemp's 0700
+        shutil.rmtree(folder, ignore_errors=True)  # left by a killed export of this pid
+        folder.mkdir()
     except OSError as error:
         raise SqlnbError(f"cannot write {given!r}: {error.strerror or error}") from None
     try:
@@ -83,8 +81,8 @@ def _publish(folder: Path, path: Path) -> None:
     if not path.exists():
         folder.rename(path)
         return
-    old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old.", dir=path.parent))
-    old.rmdir()
+    old = path.with_name(f".{path.name}.{os.getpid()}.old")
+    shutil.rmtree(old, ignore_errors=True)
     path.rename(old)
     try:
         folder.rename(path)

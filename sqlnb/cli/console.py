@@ -89,9 +89,6 @@ def errors() -> Iterator[None]:
 @contextmanager
 def opened(db: str, *, create: bool = False) -> Iterator[Database]:
     """The database, with a progress bar on a terminal for long queries."""
-    new_file = _local_file(db) if create else None
-    if new_file is not None and new_file.exists():
-        new_file = None
     with errors():
         database = Database.connect(db, create=create)
     failed = True  # a file this command created is removed if the command fails
@@ -127,18 +124,9 @@ def opened(db: str, *, create: bool = False) -> Iterator[Database]:
         failed = False
     finally:
         database.close()
-        if failed and new_file is not None:
-            for leftover in (new_file, new_file.with_name(new_file.name + ".wal")):
-                leftover.unlink(missing_ok=True)
-
-
-def _local_file(db: str) -> Path | None:
-    """The file of a DuckDB or SQLite target given as a path (None for a server or memory)."""
-    if db.startswith("sqlite://"):
-        db = db.removeprefix("sqlite://").removeprefix("/")
-    elif "://" in db:
-        return None
-    return None if db in ("", ":memory:") else Path(db)
+        if failed and database.created and database.path:
+            for leftover in (database.path, database.path + ".wal"):
+                Path(leftover).unlink(missing_ok=True)
 
 
 def _profiler(path: str) -> Callable[[str, float], None]:

@@ -55,6 +55,7 @@ class Database:
         self.connection = backend.connection
         self.dialect = dialect(dialect_name)
         self.path = path
+        self.created = False  # whether opening it created its file (see cli.console.opened)
         # Why the database cannot be written to, when sqlnb opened it read-only.
         self.read_only: str | None = None
         self.tracer: Callable[[str], None] | None = None
@@ -104,6 +105,7 @@ class Database:
         process write a file, or several read it); a file this process may not write is opened
         read-only, so that reading works and writing is a clear error."""
         reason = "it was opened read-only" if read_only else None
+        created = path != ":memory:" and not Path(path).exists()
         try:
             connection = duckdb.connect(path, read_only=read_only)
         except duckdb.Error as error:
@@ -118,15 +120,18 @@ class Database:
                 raise SqlnbError(f"cannot open {path!r}: {messages.one_line(again)}") from None
             reason = "its file is not writable"
         database = cls(DuckDBBackend(connection), "duckdb", path=path)
-        database.read_only = reason
+        database.read_only, database.created = reason, created
         return database
 
     @classmethod
     def _open_sqlite(cls, path: str, create: bool) -> Database:
-        if path != ":memory:" and not create and not Path(path).exists():
+        created = path != ":memory:" and not Path(path).exists()
+        if created and not create:
             raise SqlnbError(f"database file {path!r} does not exist")
         connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        return cls(SQLiteBackend(connection, threaded=True), "sqlite", path=path)
+        database = cls(SQLiteBackend(connection, threaded=True), "sqlite", path=path)
+        database.created = created
+        return database
 
     @classmethod
     def _open_postgres(cls, url: str) -> Database:
@@ -166,22 +171,16 @@ class Database:
         if split is None:
             return [source]
         if self._threads is None:
-            self._threads = int(
-                self.fetch(exp.select(exp.func("current_setting", exp.convert("threads"))))[0][0]
-            )
+            threads = exp.select(exp.func("current_setting", exp.convert("threads")))
+            self._threads = int(self.fetch(threads)[0][0])
         n = max(1, self._threads)
         if n == 1:
             return [source]
         bucket = exp.Mod(
             this=exp.Anonymous(this=split, expressions=[key]), expression=exp.convert(n)
         )
-        return [
-            exp.select("*")
-            .from_(source.copy())
-            .where(bucket.copy().eq(exp.convert(i)))
-            .subquery("s")
-            for i in range(n)
-        ]
+        where = [bucket.copy().eq(exp.convert(i)) for i in range(n)]
+        return [exp.select("*").from_(source.copy()).where(w).subquery("s") for w in where]
 
     def stage(self, what: str, done: float | None = None) -> None:
         """Say what the work is doing now (``counting``, ``fold 2/5, alpha 0.1``) and, where

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,21 +36,29 @@ def write_file(db: Database, query: exp.Select, path: Path) -> int:
     if not all(types.values()):  # SQLite: the storage class of each column's values
         names = [s.alias_or_name for s in query.selects]
         types = {n: db.value_type(query, n) for n in names}
-    partial = path.with_name(f".{path.name}.partial")
     with tempfile.TemporaryDirectory(prefix="sqlnb-") as folder:
         rows = Path(folder) / "rows.parquet"
         db.write_parquet(query, rows, types)
         try:
-            with duckdb.connect() as mem:
+            with duckdb.connect() as mem, replacing(path) as partial:
                 source = f"read_parquet({_literal(rows)})"
                 mem.execute(f"COPY (SELECT * FROM {source}) TO {_literal(partial)} ({options})")
                 n = mem.execute(f"SELECT COUNT(*) FROM {source}").fetchone()
-            os.replace(partial, path)
         except (OSError, duckdb.Error) as error:
             raise SqlnbError(f"cannot write {str(path)!r}: {error}") from None
-        finally:  # also on Ctrl-C: never a half-written file
-            partial.unlink(missing_ok=True)
     return int(n[0]) if n else 0
+
+
+@contextmanager
+def replacing(path: Path) -> Iterator[Path]:
+    """A name beside ``path`` to write the file under, renamed to ``path`` when the block
+    ends and removed if it fails or is interrupted: never a half-written file."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        yield partial
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def parquet_types(path: Path) -> dict[str, str]:

@@ -11,13 +11,13 @@ embedded as JSON (``<script type="application/json" id="sqlnb-report">``).
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 from typing import Any
 
 from sqlglot import exp
 
 from sqlnb import pipeline, templates
+from sqlnb.engine.files import replacing
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, as_source, labels_for
 from sqlnb.model import Model
@@ -132,13 +132,9 @@ def write_report(
     """Write the HTML report of ``model`` on labeled ``data`` to ``path``; return its numbers."""
     numbers = report_numbers(model, data, labels)
     page = render_html(model, numbers, _name(data), _name(labels_for(as_source(data), labels)))
-    target = Path(path)
-    partial = target.with_name(f".{target.name}.partial")
     try:  # written whole under another name, then renamed: never a half-written report
-        partial.write_text(page, encoding="utf-8")
-        os.replace(partial, target)
+        with replacing(Path(path)) as partial:
+            partial.write_text(page, encoding="utf-8")
     except OSError as error:
         raise SqlnbError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
-    finally:
-        partial.unlink(missing_ok=True)
     return numbers
