@@ -36,7 +36,8 @@ from sqlnb.version import __version__
 MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in ("sqlnb_model", "sqlnb_text", "sqlnb_tokens"))
 RECORD = "sqlnb_functions"
 INPUT = "sqlnb_input"
-DIALECTS = ("duckdb", "postgres")  # the engines whose SQL functions sqlnb keeps
+DIALECTS = ("duckdb", "postgres", "spark")  # the engines whose SQL functions sqlnb keeps
+CHECKED = ("postgres", "spark")  # they check a function's tables when it is created
 SOURCE = "sqlnb_tokens_source"  # PostgreSQL's sqlnb_predict: the table, put in by format()
 
 
@@ -57,8 +58,8 @@ def refresh(db: Database) -> None:
     # relation_type, not exists(): a failed probe would abort PostgreSQL's transaction
     if db.dialect.name not in DIALECTS or db.relation_type(TOKENIZERS.node()) is None:
         return
-    if db.dialect.name == "postgres" and db.relation_type(BASE.node()) is None:
-        return  # PostgreSQL checks a function's tables when it is created: no text model yet
+    if db.dialect.name in CHECKED and db.relation_type(BASE.node()) is None:
+        return  # the engine checks a function's tables when it is created: no text model yet
     keys = [r[0] for r in db.fetch(_distinct_tokenizers())]
     record = exp.to_table(RECORD)
     wanted = sorted((__version__, k) for k in keys) or [(__version__, None)]
@@ -97,7 +98,7 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
 
     def scalar(column: str) -> exp.Expr:
-        return _scalar(text, column)
+        return _scalar(text, column, db.dialect.name)
 
     postgres = db.dialect.name == "postgres"
     source = (
@@ -122,6 +123,8 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     ]
     if postgres:
         return [*records, *_postgres(db, scalar("label"), scalar("proba"), checked_table)]
+    if db.dialect.name == "spark":  # no table argument: IDENTIFIER() takes only a constant
+        return [*records, *_spark(db, scalar("label"), scalar("proba"))]
     return [
         *records,
         templates.render("macros/classify.sql", body=scalar("label")),
@@ -130,10 +133,12 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     ]
 
 
-def _scalar(text: exp.Select, column: str) -> exp.Expr:
+def _scalar(text: exp.Select, column: str, dialect: str) -> exp.Expr:
     """One column (label or proba) of the text pipeline's one row, checked first."""
-    value = exp.select(exp.column(column, "q")).from_(text.subquery("q")).subquery()
-    why = "has no tokenizer (it was not trained from text): classify its tokens with sqlnb_predict"
+    # MAX of the one row: Spark takes only an aggregate as a correlated scalar subquery
+    value = exp.select(exp.Max(this=exp.column(column, "q"))).from_(text.subquery("q")).subquery()
+    tokens = "sqlnb predict" if dialect in ("spark", "sqlite") else "sqlnb_predict"
+    why = f"has no tokenizer (it was not trained from text): classify its tokens with {tokens}"
     return _checked(TOKENIZERS.node(), why, value)
 
 
@@ -159,7 +164,8 @@ def register_sqlite(connection: Any) -> None:
     db.register_function("sqlnb_raise", raise_error, 1)
     for name, column in (("sqlnb_classify", "label"), ("sqlnb_proba", "proba")):
         placeholders = {n: exp.Placeholder(this=n) for n in (MODEL.name, TEXT.name)}
-        query = db.sql(exp.select(_bound(_raising(_scalar(text, column), None), placeholders)))
+        value = _raising(_scalar(text, column, "sqlite"), None)
+        query = db.sql(exp.select(_bound(value, placeholders)))
 
         def function(model: str, body: str | None, query: str = query) -> Any:
             values = {MODEL.name: model, TEXT.name: body}
@@ -192,6 +198,18 @@ def _postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select)
     ]
 
 
+def _spark(db: Database, label: exp.Expr, proba: exp.Expr) -> list[str]:
+    """The Spark SQL functions sqlnb_classify and sqlnb_proba: the scalar pipeline of the macros,
+    DuckDB's error() as Spark's raise_error()."""
+    folder = templates.sql_dir() / "functions" / "spark"
+    return [
+        (folder / f"{name}.sql.in")
+        .read_text(encoding="utf-8")
+        .replace("{body}", db.sql(_raising(body, None, "raise_error")))
+        for name, body in (("classify", label), ("proba", proba))
+    ]
+
+
 def _bound(tree: exp.Expr, values: Mapping[str, exp.Expr]) -> exp.Expr:
     """``tree`` with the functions' parameters (unqualified columns sqlnb_model, sqlnb_text)
     as the given expressions: placeholders, PostgreSQL's $1."""
@@ -201,13 +219,13 @@ def _bound(tree: exp.Expr, values: Mapping[str, exp.Expr]) -> exp.Expr:
     return tree
 
 
-def _raising(tree: exp.Expr, type_name: str | None) -> exp.Expr:
-    """``tree`` with DuckDB's error(message) as sqlnb_raise(message), cast to ``type_name``
+def _raising(tree: exp.Expr, type_name: str | None, name: str = "sqlnb_raise") -> exp.Expr:
+    """``tree`` with DuckDB's error(message) as ``name``(message), cast to ``type_name``
     (PostgreSQL: the CASE that holds it takes the type of its other branches)."""
     tree = tree.copy()
     for call in list(tree.find_all(exp.Anonymous)):
         if call.name.upper() == "ERROR":
-            raised: exp.Expr = exp.Anonymous(this="sqlnb_raise", expressions=call.expressions)
+            raised: exp.Expr = exp.Anonymous(this=name, expressions=call.expressions)
             if type_name is not None:
                 raised = exp.cast(raised, exp.DataType.build(type_name, dialect="postgres"))
             call.replace(raised)
@@ -254,7 +272,7 @@ def _labels(tokens: exp.Query, documents: exp.Query) -> exp.Select:
     """(doc_id, label, proba) of the documents, scored from ``tokens`` by the model
     ``sqlnb_model`` whatever its kind (see :func:`sqlnb.kinds.text.any_parts`)."""
     jll = templates.select(
-        "predict/jll.sql",
+        "macros/jll.sql",
         documents=exp.to_table(DOCUMENTS),
         base=any_base(MODEL),
         parts=any_parts(MODEL, exp.select("*").from_(INPUT)),

@@ -1,9 +1,11 @@
-"""Ad-hoc SQL on PostgreSQL (issue 17): sqlnb_classify, sqlnb_proba and sqlnb_predict from a
-plain client connection that never imports sqlnb, equal to ``sqlnb predict`` to 1e-9."""
+"""Ad-hoc SQL (issue 17): sqlnb_classify, sqlnb_proba (and on PostgreSQL sqlnb_predict) from a
+plain client connection that never imports sqlnb, on PostgreSQL and Spark, equal to
+``sqlnb predict`` to 1e-9; SQLite's registered functions."""
 
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 import pytest
@@ -27,6 +29,11 @@ def pg():
     yield from open_engine("postgres")
 
 
+@pytest.fixture(params=["postgres", "spark"])
+def engine(request):
+    yield from open_engine(request.param)
+
+
 def client(engine):
     """A second connection, as psql or a BI tool would open it: psycopg alone."""
     import psycopg
@@ -37,13 +44,46 @@ def client(engine):
     return connection
 
 
+class SparkClient:
+    """A Spark SQL client as spark-sql is: a session of its own (no sqlnb, no temporary views of
+    sqlnb's session), in the same database."""
+
+    def __init__(self, engine) -> None:
+        database = engine.db.connection.catalog.currentDatabase()
+        self.session = engine.db.connection.newSession()
+        self.session.sql(f"USE {database}")
+
+    def rows(self, query: str) -> list[tuple]:
+        return [tuple(r) for r in self.session.sql(query).collect()]
+
+
+def rows(engine, query: str) -> list[tuple]:
+    """The rows of ``query`` from a plain client of the engine."""
+    if engine.name == "spark":
+        return SparkClient(engine).rows(query)
+    with client(engine) as con:
+        return con.execute(query).fetchall()
+
+
+def client_error(engine) -> type[Exception]:
+    if engine.name == "spark":
+        from pyspark.errors import PySparkException
+
+        return PySparkException
+    import psycopg
+
+    return psycopg.Error
+
+
 def docs(n: int = 60) -> pd.DataFrame:
     rows = [(i, TEXTS[i % len(TEXTS)] + f" w{i % 7}", f"c{i % 3}") for i in range(n)]
     return pd.DataFrame(rows, columns=["doc_id", "text", "label"])
 
 
 def predictions(model: sqlnb.Model, table: str) -> dict[int, tuple[str, float]]:
-    return {d: (label, p) for d, label, p in model.predict(sqlnb.Docs(table))}
+    found = model.predict(sqlnb.Docs(table))
+    found = found.collect() if hasattr(found, "collect") else found  # Spark: a DataFrame
+    return {d: (label, p) for d, label, p in found}
 
 
 @pytest.mark.parametrize(
@@ -51,17 +91,14 @@ def predictions(model: sqlnb.Model, table: str) -> dict[int, tuple[str, float]]:
     [{}, {"alpha": 0.0}, {"kind": "bernoulli"}, {"kind": "complement"}],
     ids=["multinomial", "alpha0", "bernoulli", "complement"],
 )
-def test_functions_equal_predict(pg, options):
-    pg.load("train", docs())
+def test_functions_equal_predict(engine, options):
+    engine.load("train", docs())
     test = docs(30)
     test["text"] = [*test["text"][:27], *UNSEEN]
-    pg.load("test", test)
-    model = sqlnb.train(pg.db, sqlnb.Docs("train"), model="m", **options)
+    engine.load("test", test)
+    model = sqlnb.train(engine.db, sqlnb.Docs("train"), model="m", **options)
     expected = predictions(model, "test")
-    with client(pg) as con:
-        got = con.execute(
-            "SELECT doc_id, sqlnb_classify('m', text), sqlnb_proba('m', text) FROM test"
-        ).fetchall()
+    got = rows(engine, "SELECT doc_id, sqlnb_classify('m', text), sqlnb_proba('m', text) FROM test")
     assert len(got) == 30
     for doc_id, label, proba in got:
         want_label, want_proba = expected[doc_id]
@@ -104,26 +141,54 @@ def test_a_table_by_name_unknown_models_and_models_without_a_tokenizer(pg):
             assert message in str(raised.value), query
 
 
-def test_functions_follow_retraining_with_another_tokenizer_and_drop(pg):
-    pg.load("train", docs())
-    sqlnb.train(pg.db, sqlnb.Docs("train"), model="m")
+def test_functions_follow_retraining_with_another_tokenizer_and_drop(engine):
+    engine.load("train", docs())
+    first = sqlnb.train(engine.db, sqlnb.Docs("train"), model="m")
     bigrams = sqlnb.Tokenizer(ngrams=(1, 2))
-    model = sqlnb.train(pg.db, sqlnb.Docs("train"), model="m2", tokenizer=bigrams)
-    expected = predictions(model, "train")
-    with client(pg) as con:
-        got = dict(
-            (d, (label, p))
-            for d, label, p in con.execute(
-                "SELECT doc_id, sqlnb_classify('m2', text), sqlnb_proba('m2', text) FROM train"
-            ).fetchall()
+    model = sqlnb.train(engine.db, sqlnb.Docs("train"), model="m2", tokenizer=bigrams)
+    for name, trained in (("m", first), ("m2", model)):
+        expected = predictions(trained, "train")
+        query = (
+            f"SELECT doc_id, sqlnb_classify('{name}', text), sqlnb_proba('{name}', text) FROM train"
         )
-    assert {d: v[0] for d, v in got.items()} == {d: v[0] for d, v in expected.items()}
-    assert all(math.isclose(got[d][1], expected[d][1], rel_tol=1e-9) for d in got)
-    sqlnb.drop(pg.db, "m2")
-    import psycopg
+        got = {d: (label, p) for d, label, p in rows(engine, query)}
+        assert {d: v[0] for d, v in got.items()} == {d: v[0] for d, v in expected.items()}
+        assert all(math.isclose(got[d][1], expected[d][1], rel_tol=1e-9) for d in got)
+    sqlnb.drop(engine.db, "m2")
+    with pytest.raises(client_error(engine), match="no model named 'm2'"):
+        rows(engine, "SELECT sqlnb_classify('m2', 'good')")
 
-    with client(pg) as con, pytest.raises(psycopg.Error, match="no model named 'm2'"):
-        con.execute("SELECT sqlnb_classify('m2', 'good')")
+
+@pytest.fixture
+def spark():
+    yield from open_engine("spark")
+
+
+def test_spark_unknown_models_and_models_without_a_tokenizer(spark):
+    spark.load("train", docs())
+    sqlnb.train(spark.db, sqlnb.Docs("train"), model="text")
+    tokens = pd.DataFrame(
+        [(i, w, 1) for i, t in enumerate(TEXTS * 5) for w in t.lower().split()],
+        columns=["doc_id", "word", "count"],
+    )
+    spark.load("tok", tokens)
+    spark.load(
+        "lab", pd.DataFrame([(i, f"c{i % 2}") for i in range(30)], columns=["doc_id", "label"])
+    )
+    sqlnb.train(spark.db, "tok", "lab", model="tokens")
+    from pyspark.errors import PySparkException
+
+    for query, message in [
+        ("SELECT sqlnb_classify('nope', 'x')", "no model named 'nope' in this database"),
+        ("SELECT sqlnb_proba('nope', 'x')", "no model named 'nope' in this database"),
+        (
+            "SELECT sqlnb_classify('tokens', 'good food')",
+            "model 'tokens' has no tokenizer (it was not trained from text): classify its "
+            "tokens with sqlnb predict",
+        ),
+    ]:
+        with pytest.raises(PySparkException, match=re.escape(message)):
+            rows(spark, query)
 
 
 # --- SQLite: Python functions registered on a plain sqlite3 connection -------------------------

@@ -154,8 +154,9 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
         if "model" in columns:
             return [tree, _model_index(schema.this)]
     if isinstance(tree, exp.Delete) and not d.delete:
-        target = tree.this
-        keep = exp.select("*").from_(target.copy()).where(exp.not_(tree.args["where"].this))
+        target, where = tree.this, tree.args.get("where")
+        gone = where.this if where is not None else exp.true()  # no WHERE: every row
+        keep = exp.select("*").from_(target.copy()).where(exp.not_(gone))
         staging = exp.to_table(f"{target.name}__sqlnb_keep")
         return [*replace_table(target, keep, staging)]
     return [tree]

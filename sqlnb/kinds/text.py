@@ -199,14 +199,8 @@ def any_parts(model: Name, tokens: exp.Query) -> exp.Expr:
     counts (by its count, or once) is read from the model's sqlnb_base, and probability-0
     factors and Bernoulli's rows of log(1 - theta) are always allowed for. For SQL functions
     that serve every text model (slower than a kind's own :meth:`TextKind.parts`)."""
-    presence = exp.Exists(  # not MAX(presence): PostgreSQL has no MAX of booleans
-        this=exp.select(exp.convert(1))
-        .from_(exp.alias_(exp.to_table(BASE.name), "b", table=True))
-        .where(exp.column("model", "b").eq(exp.convert(model)))
-        .where(exp.column("presence", "b"))
-    )
-    scored = templates.select("text/scored.sql", tokens=tokens, presence=presence)
-    return wide.parts(model, scored, zeros=True, absent=True)
+    scored = templates.select("text/scored.sql", tokens=tokens)
+    return wide.parts(model, scored, zeros=True, absent=True, presence=True)
 
 
 def any_base(model: Name) -> exp.Expr:

@@ -272,50 +272,56 @@ def absent_sums(model: Name) -> exp.Select:
     )
 
 
-def parts(model: Name, tokens: exp.Query, *, zeros: bool, absent: bool) -> exp.Select:
+def parts(
+    model: Name, tokens: exp.Query, *, zeros: bool, absent: bool, presence: bool = False
+) -> exp.Select:
     """Per (doc_id, class_id) the parts of the joint log-likelihood: the sum over the
     document's known words of count * weight (with ``absent``, for Bernoulli's present words,
     minus log(1 - theta), from the rows of block ``-1 - base``) and, with ``zeros`` (the model
     may hold weights of -infinity, stored as NULL), the number of such factors (n_zero: a NULL
     weight adds one, a NULL log(1 - theta) takes one). ``tokens`` is a relation
-    (doc_id, word, count) of the documents' words."""
+    (doc_id, word, count) of the documents' words, one row per word; with ``presence`` a word
+    counts once where the model's sqlnb_base says so (for SQL functions that serve any kind).
+    The model is chosen in the WHERE of the joins, not inside a derived table: Spark decorrelates
+    a SQL function's body only in that shape."""
     block: exp.Expr = col("base", "s")
-    signs: list[exp.Expr] = []
+    sign: exp.Expr = _int(1)
     if absent:  # a row of log(1 - theta) counts against its block
         negative = exp.LT(this=col("base", "s"), expression=_int(0))
         block = exp.Case().when(negative, exp.Sub(this=_int(-1), expression=block)).else_(block)
-        signs.append(exp.Case().when(negative.copy(), _int(-1)).else_(_int(1)).as_("sign"))
-    weights = (
-        exp.select(
-            col("word", "s").as_("word"),
-            *signs,
-            block.as_("base"),
-            *(col(f"w{j}", "s").as_(f"w{j}") for j in SLOTS),
-        )
-        .from_(exp.alias_(templates.table(TABLE), "s", table=True), copy=False)
-        .where(_model(model, "s"), copy=False)
-    )
+        sign = exp.Case().when(negative.copy(), _int(-1)).else_(_int(1))
+    count: exp.Expr = col("count", "t")
+    if presence:
+        count = exp.Case().when(col("presence", "p"), exp.cast(_int(1), DOUBLE)).else_(count)
     aggregates: list[exp.Expr] = []
     for j in SLOTS:
-        weight: exp.Expr = col(f"w{j}", "w")
+        weight: exp.Expr = col(f"w{j}", "s")
         if zeros:
             weight = exp.func("COALESCE", weight, _int(0))
-        factor: exp.Expr = col("count", "t")
-        if absent:
-            factor = exp.Mul(this=factor, expression=col("sign", "w"))
+        factor = exp.Mul(this=count.copy(), expression=sign.copy()) if absent else count.copy()
         aggregates.append(exp.Sum(this=exp.Mul(this=factor, expression=weight)).as_(f"w{j}"))
         if zeros:
-            lost = exp.Is(this=col(f"w{j}", "w"), expression=exp.null())
-            one: exp.Expr = col("sign", "w") if absent else _int(1)
-            aggregates.append(exp.Sum(this=exp.Case().when(lost, one).else_(_int(0))).as_(f"z{j}"))
-    sums = exp.select(col("doc_id", "t").as_("doc_id"), col("base", "w").as_("base"), *aggregates)
+            lost = exp.Is(this=col(f"w{j}", "s"), expression=exp.null())
+            aggregates.append(
+                exp.Sum(this=exp.Case().when(lost, sign.copy()).else_(_int(0))).as_(f"z{j}")
+            )
     sums = (
-        sums.from_(tokens.subquery("t"), copy=False)
+        exp.select(col("doc_id", "t").as_("doc_id"), block.copy().as_("base"), *aggregates)
+        .from_(tokens.subquery("t"), copy=False)
         .join(
-            weights.subquery("w", copy=False), on=col("word", "w").eq(col("word", "t")), copy=False
+            exp.alias_(templates.table(TABLE), "s", table=True),
+            on=col("word", "s").eq(col("word", "t")),
+            copy=False,
         )
-        .group_by(col("doc_id", "t"), col("base", "w"), copy=False)
+        .where(_model(model, "s"), copy=False)
     )
+    if presence:  # the model's row of class 0: every class of a model has the same presence
+        sums = sums.join(
+            exp.alias_(exp.to_table("sqlnb_base"), "p", table=True),
+            on=col("class_id", "p").eq(_int(0)),
+            copy=False,
+        ).where(_model(model, "p"), copy=False)
+    sums = sums.group_by(col("doc_id", "t"), block, copy=False)
     return (
         exp.select(
             col("doc_id", "s").as_("doc_id"),
@@ -325,7 +331,8 @@ def parts(model: Name, tokens: exp.Query, *, zeros: bool, absent: bool) -> exp.S
         )
         .from_(sums.subquery("s"))
         .join(
-            _classes(model),
+            exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True),
             on=exp.EQ(this=block_of(col("class_id", "c")), expression=col("base", "s")),
         )
+        .where(_model(model, "c"))
     )

@@ -61,15 +61,15 @@ WITH sqlnb_input AS (
     FROM (
       SELECT
         t.doc_id AS doc_id,
-        w.base AS base,
-        SUM(t.count * w.sign * w.w0) AS w0,
-        SUM(t.count * w.sign * w.w1) AS w1,
-        SUM(t.count * w.sign * w.w2) AS w2,
-        SUM(t.count * w.sign * w.w3) AS w3,
-        SUM(t.count * w.sign * w.w4) AS w4,
-        SUM(t.count * w.sign * w.w5) AS w5,
-        SUM(t.count * w.sign * w.w6) AS w6,
-        SUM(t.count * w.sign * w.w7) AS w7
+        CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END AS base,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w0) AS w0,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w1) AS w1,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w2) AS w2,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w3) AS w3,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w4) AS w4,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w5) AS w5,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w6) AS w6,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w7) AS w7
       FROM (
         SELECT DISTINCT
           x.doc_id AS doc_id,
@@ -79,36 +79,18 @@ WITH sqlnb_input AS (
         WHERE
           x.count > 0
       ) AS t
-      JOIN (
-        SELECT
-          s.word AS word,
-          CASE WHEN s.base < 0 THEN -1 ELSE 1 END AS sign,
-          CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END AS base,
-          s.w0 AS w0,
-          s.w1 AS w1,
-          s.w2 AS w2,
-          s.w3 AS w3,
-          s.w4 AS w4,
-          s.w5 AS w5,
-          s.w6 AS w6,
-          s.w7 AS w7
-        FROM `sqlnb_scoring` AS s
-        WHERE
-          s.model = 'spam'
-      ) AS w
-        ON w.word = t.word
+      JOIN `sqlnb_scoring` AS s
+        ON s.word = t.word
+      WHERE
+        s.model = 'spam'
       GROUP BY
         t.doc_id,
-        w.base
+        CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END
     ) AS s
-    JOIN (
-      SELECT
-        class_id
-      FROM sqlnb_classes
-      WHERE
-        model = 'spam'
-    ) AS c
+    JOIN sqlnb_classes AS c
       ON c.class_id - c.class_id % 8 = s.base
+    WHERE
+      c.model = 'spam'
   ) AS s
     ON s.doc_id = d.doc_id AND s.class_id = b.class_id
 ), sqlnb_posterior AS (
