@@ -121,7 +121,7 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "test.duckdb"
 
 
-@pytest.fixture(params=["sqlite", "postgres", "spark"])
+@pytest.fixture(params=["sqlite", "postgres", "spark", "clickhouse"])
 def engine(request):
     """Each engine other than DuckDB, in a fresh namespace."""
     from engines import open_engine

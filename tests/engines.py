@@ -1,7 +1,8 @@
 """The engines sqlnb runs on, for tests: a connection each, and a way to load a frame.
 
 PostgreSQL is reached at $SQLNB_TEST_POSTGRES (default: postgres on 127.0.0.1:54329, as .ci/run
-starts it); Spark is a local[2] session. An engine whose server or package is missing is skipped
+starts it); Spark is a local[2] session; ClickHouse is chDB in this process (one folder per
+process, a database per test). An engine whose server or package is missing is skipped
 with the reason, except under CI (CI=true), where that is a failure.
 """
 
@@ -21,7 +22,7 @@ import sqlnb
 POSTGRES_URL = os.environ.get(
     "SQLNB_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:54329/postgres"
 )
-ENGINES = ["duckdb", "sqlite", "postgres", "spark"]
+ENGINES = ["duckdb", "sqlite", "postgres", "spark", "clickhouse"]
 _counter = itertools.count()
 
 
@@ -59,6 +60,17 @@ class Engine:
                     for row in frame.itertuples(index=False)
                 ]
                 cursor.executemany(f'INSERT INTO "{table}" VALUES ({marks})', rows)
+        elif self.name == "clickhouse":
+            types = {"int64": "Int64", "float64": "Float64", "bool": "Bool"}
+            columns = ", ".join(
+                f"`{c}` Nullable({types.get(str(t), 'String')})" for c, t in frame.dtypes.items()
+            )
+            client = self.db.connection
+            client.command(
+                f"CREATE TABLE `{table}` ({columns}) ENGINE = MergeTree ORDER BY tuple()"
+            )
+            if len(frame):
+                client.insert_df(table, frame)
         else:
             from pyspark.sql import types as T
 
@@ -103,6 +115,27 @@ def spark_session():
     return _spark
 
 
+_chdb = None
+
+
+def chdb_client():
+    """One chDB client for the process (chDB opens one folder per process)."""
+    global _chdb
+    if _chdb is None:
+        try:
+            import chdb  # noqa: F401
+            import clickhouse_connect
+        except ImportError:
+            unavailable("chdb is not installed (pip install 'sqlnb[clickhouse]')")
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="sqlnb-chdb-")
+        _chdb = clickhouse_connect.get_client(
+            interface="chdb", path=folder, settings={"join_use_nulls": 1}
+        )
+    return _chdb
+
+
 def open_engine(name: str) -> Iterator[Engine]:
     namespace = f"sqlnb_test_{os.getpid()}_{next(_counter)}"
     if name == "duckdb":
@@ -127,6 +160,13 @@ def open_engine(name: str) -> Iterator[Engine]:
         yield Engine(name, sqlnb.connect(connection))
         connection.execute(f"DROP SCHEMA {namespace} CASCADE")
         connection.close()
+    elif name == "clickhouse":
+        client = chdb_client()
+        client.command(f"CREATE DATABASE {namespace}")
+        client.command(f"USE {namespace}")
+        yield Engine(name, sqlnb.connect(client))
+        client.command("USE default")
+        client.command(f"DROP DATABASE {namespace} SYNC")
     else:
         spark = spark_session()
         spark.sql(f"CREATE DATABASE {namespace}")

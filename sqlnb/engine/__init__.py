@@ -22,15 +22,8 @@ from sqlglot import exp
 
 from sqlnb import templates
 from sqlnb.engine import files, messages
-from sqlnb.engine.backends import (
-    Backend,
-    DuckDBBackend,
-    PostgresBackend,
-    Row,
-    SparkBackend,
-    SQLiteBackend,
-    backend_for,
-)
+from sqlnb.engine.backends import Backend, DuckDBBackend, Row, SQLiteBackend
+from sqlnb.engine.connections import backend_for, open_url
 from sqlnb.engine.dialects import (
     DIALECTS,
     Dialect,
@@ -72,8 +65,9 @@ class Database:
         cls, target: Database | str | Path | Any, *, create: bool = False, read_only: bool = False
     ) -> Database:
         """Open a DuckDB file (the default), ``sqlite:///path.db`` or a ``.sqlite`` file,
-        ``postgresql://...``, or ``spark://MASTER``; or wrap an open DuckDB, sqlite3 or psycopg
-        connection or a SparkSession. Without ``create`` a missing file is an error."""
+        ``postgresql://...``, ``spark://MASTER``, ``chdb:///folder`` or ``clickhouse://...``; or
+        wrap an open DuckDB, sqlite3 or psycopg connection, a SparkSession or a
+        clickhouse-connect client. Without ``create`` a missing file is an error."""
         if isinstance(target, Database):
             return target
         wrapped = backend_for(target)
@@ -86,15 +80,9 @@ class Database:
             return cls._open_sqlite(text.removeprefix("sqlite://").removeprefix("/"), create)
         if text.endswith((".sqlite", ".sqlite3")):
             return cls._open_sqlite(text, create)
-        if text.startswith(("postgresql://", "postgres://")):
-            return cls._open_postgres(text)
-        if text.startswith("spark://"):
-            return cls._open_spark(text.removeprefix("spark://"))
         if "://" in text:
-            raise SqlnbError(
-                f"unsupported database URL {text!r}: use a DuckDB path, sqlite:///, "
-                "postgresql:// or spark://"
-            )
+            backend, name = open_url(text)
+            return cls(backend, name, path=text)
         if text != ":memory:" and not create and not Path(text).exists():
             raise SqlnbError(f"database file {text!r} does not exist")
         return cls._open_duckdb(text, read_only)
@@ -132,29 +120,6 @@ class Database:
         database = cls(SQLiteBackend(connection, threaded=True), "sqlite", path=path)
         database.created = created
         return database
-
-    @classmethod
-    def _open_postgres(cls, url: str) -> Database:
-        try:
-            import psycopg
-        except ImportError:
-            raise SqlnbError("PostgreSQL needs psycopg: pip install 'sqlnb[postgres]'") from None
-        try:
-            connection = psycopg.connect(url, autocommit=True)
-        except psycopg.Error as error:
-            raise SqlnbError(f"cannot connect to {url!r}: {messages.one_line(error)}") from None
-        return cls(PostgresBackend(connection), "postgres", path=url)
-
-    @classmethod
-    def _open_spark(cls, master: str) -> Database:
-        """A SparkSession on ``master``, configured as Spark's own configuration says
-        (SPARK_CONF_DIR/spark-defaults.conf: catalog, metastore, warehouse)."""
-        try:
-            from pyspark.sql import SparkSession
-        except ImportError:
-            raise SqlnbError("Spark needs pyspark: pip install 'sqlnb[spark]'") from None
-        builder = SparkSession.builder.master(master).appName("sqlnb")
-        return cls(SparkBackend(builder.getOrCreate()), "spark", path=f"spark://{master}")
 
     def close(self) -> None:
         start = time.perf_counter()
@@ -360,7 +325,7 @@ class Database:
         has no UPDATE (Spark's file tables), the table is rewritten with the new columns."""
         existing = self.columns(target)
         key_of = exp.column(key, table="t", quoted=True)
-        if not self.dialect.delete:
+        if not self.dialect.update:
             select = [
                 exp.cast(exp.column(columns[c][0], table="p"), columns[c][1]).as_(c, quoted=True)
                 if c in columns

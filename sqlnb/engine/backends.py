@@ -84,11 +84,11 @@ class Backend:
                 # a DECIMAL of unknown precision is read as its exact text (DuckDB's own
                 # DECIMAL would round it to three places)
                 exact = {n: "VARCHAR" if t.upper() == "DECIMAL" else t for n, t in types.items()}
-                columns = ", ".join(f"{_literal(n)}: {_literal(t)}" for n, t in exact.items())
+                columns = ", ".join(f"{literal(n)}: {literal(t)}" for n, t in exact.items())
                 mem.execute(
-                    f"COPY (SELECT * FROM read_csv({_literal(str(rows))}, columns = {{{columns}}}, "
+                    f"COPY (SELECT * FROM read_csv({literal(str(rows))}, columns = {{{columns}}}, "
                     "header = false, auto_detect = false, allow_quoted_nulls = false)) "
-                    f"TO {_literal(str(path))} (FORMAT parquet)"
+                    f"TO {literal(str(path))} (FORMAT parquet)"
                 )
 
     def write_csv(self, text: str, path: Path) -> None:
@@ -102,8 +102,8 @@ class Backend:
             rows = Path(folder) / "rows.csv"
             with duckdb.connect() as mem:
                 mem.execute(
-                    f"COPY (SELECT * FROM read_parquet({_literal(str(path))})) "
-                    f"TO {_literal(str(rows))} (HEADER false)"
+                    f"COPY (SELECT * FROM read_parquet({literal(str(path))})) "
+                    f"TO {literal(str(rows))} (HEADER false)"
                 )
             self.read_csv(rows, name)
 
@@ -119,7 +119,7 @@ class Backend:
         """Whether ``name`` (in the current schema) is a "table" or a "view", or None."""
         found = self.run(
             "SELECT table_type FROM information_schema.tables "
-            f"WHERE table_name = {_literal(name)} AND table_schema = current_schema()",
+            f"WHERE table_name = {literal(name)} AND table_schema = current_schema()",
             True,
         )
         if not found:
@@ -170,12 +170,12 @@ class DuckDBBackend(Backend):
         return {name: str(t) for name, t in zip(relation.columns, relation.types)}
 
     def write_parquet(self, text: str, path: Path, types: dict[str, str]) -> None:
-        self.run(f"COPY ({text}) TO {_literal(str(path))} (FORMAT parquet)", False)
+        self.run(f"COPY ({text}) TO {literal(str(path))} (FORMAT parquet)", False)
 
     def load_parquet(self, path: Path, name: str, create: str) -> None:
         self.run(
             f"CREATE OR REPLACE TEMPORARY VIEW {name} AS "
-            f"SELECT * FROM read_parquet({_literal(str(path))})",
+            f"SELECT * FROM read_parquet({literal(str(path))})",
             False,
         )
 
@@ -203,7 +203,7 @@ class SQLiteBackend(Backend):
         self.connection.create_function(name, n_args, function, deterministic=True)
 
     def relation_type(self, name: str) -> str | None:
-        found = self.run(f"SELECT type FROM sqlite_master WHERE name = {_literal(name)}", True)
+        found = self.run(f"SELECT type FROM sqlite_master WHERE name = {literal(name)}", True)
         return str(found[0][0]) if found else None
 
     def write_csv(self, text: str, path: Path) -> None:
@@ -216,7 +216,7 @@ class SQLiteBackend(Backend):
         """SQLite has no bulk path: the rows go in batches of inserts, read by DuckDB."""
         self.run(create, False)
         with duckdb.connect() as mem:
-            cursor = mem.execute(f"SELECT * FROM read_parquet({_literal(str(path))})")
+            cursor = mem.execute(f"SELECT * FROM read_parquet({literal(str(path))})")
             marks = ", ".join("?" for _ in cursor.description or ())
             insert = f"INSERT INTO {name} VALUES ({marks})"
             while rows := cursor.fetchmany(BATCH):
@@ -236,9 +236,14 @@ def _csv_field(value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def _literal(text: str) -> str:
+def literal(text: str) -> str:
     """A string as an SQL literal."""
     return "'" + text.replace("'", "''") + "'"
+
+
+def quoted(text: str) -> str:
+    """A name as a quoted identifier (DuckDB)."""
+    return '"' + text.replace('"', '""') + '"'
 
 
 def _ln(x: float | None) -> float | None:
@@ -338,17 +343,3 @@ class SparkBackend(Backend):
 
     def close(self) -> None:  # the session belongs to the caller, or lives for the process
         pass
-
-
-def backend_for(connection: Any) -> tuple[Backend, str] | None:
-    """The backend and dialect name of an open connection, or None if it is not one."""
-    if isinstance(connection, duckdb.DuckDBPyConnection):
-        return DuckDBBackend(connection), "duckdb"
-    if isinstance(connection, sqlite3.Connection):
-        return SQLiteBackend(connection), "sqlite"
-    package = type(connection).__module__.split(".")[0]
-    if package == "psycopg":
-        return PostgresBackend(connection), "postgres"
-    if package == "pyspark":
-        return SparkBackend(connection), "spark"
-    return None

@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.clickhouse import ClickHouse
 
 from sqlnb.errors import SqlnbError
 
@@ -32,6 +34,9 @@ class Dialect:
     # False where DELETE is not supported on plain tables (Spark's file-based tables): a
     # DELETE becomes CREATE TABLE AS the rows to keep, DROP, RENAME.
     delete: bool = True
+    # False where UPDATE ... FROM is not supported (Spark's file tables; ClickHouse, whose
+    # ALTER UPDATE takes no join): classifying in place rewrites the table.
+    update: bool = True
     # Run first in every transaction sqlnb runs (not printed in scripts): where concurrent
     # transactions would otherwise interleave, one at a time per namespace.
     lock: str | None = None
@@ -53,6 +58,32 @@ class Dialect:
     # every token instead of building an automatic index on the join's columns (prediction at
     # 80k token rows took 35 s instead of 0.06 s, benchmarks/engines.py).
     index_model: bool = False
+
+
+class SqlnbClickHouse(ClickHouse):
+    """sqlglot's ClickHouse, writing what DuckDB's functions mean in ClickHouse's names: its
+    lower() and upper() are ASCII-only (lowerUTF8), its regular expressions are RE2's."""
+
+    class Generator(ClickHouse.Generator):  # type: ignore[misc,valid-type]  # sqlglot-made
+        # DuckDB's TIMESTAMP has microseconds, ClickHouse's DateTime seconds
+        TYPE_MAPPING: ClassVar[dict[Any, str]] = {
+            **ClickHouse.Generator.TYPE_MAPPING,
+            exp.DataType.Type.TIMESTAMP: "DateTime64(6)",
+            exp.DataType.Type.TIMESTAMPNTZ: "DateTime64(6)",
+        }
+        TRANSFORMS: ClassVar[dict[Any, Any]] = {
+            **ClickHouse.Generator.TRANSFORMS,
+            exp.Lower: lambda self, e: self.func("lowerUTF8", e.this),
+            exp.Upper: lambda self, e: self.func("upperUTF8", e.this),
+            exp.RegexpExtractAll: lambda self, e: self.func("extractAll", e.this, e.expression),
+        }
+
+        def alter_sql(self, expression: exp.Alter) -> str:
+            """ALTER TABLE a RENAME TO b is RENAME TABLE a TO b."""
+            actions = expression.args.get("actions") or []
+            if len(actions) == 1 and isinstance(actions[0], exp.AlterRename):
+                return f"RENAME TABLE {self.sql(expression.this)} TO {self.sql(actions[0].this)}"
+            return str(super().alter_sql(expression))
 
 
 DIALECTS: dict[str, Dialect] = {
@@ -79,7 +110,17 @@ DIALECTS: dict[str, Dialect] = {
             commit=None,
             rollback=None,
             delete=False,
+            update=False,
             fail="raise_error",
+        ),
+        # No transactions; DELETE is ClickHouse's lightweight delete (synchronous here).
+        Dialect(
+            "clickhouse",
+            "sqlnbclickhouse",
+            begin=None,
+            commit=None,
+            rollback=None,
+            update=False,
         ),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
         Dialect("snowflake", "snowflake"),

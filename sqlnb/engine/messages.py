@@ -50,7 +50,13 @@ def missing_table(source: exp.Expr, error: BaseException) -> str:
         lowered = message.lower()
         if any(
             w in lowered
-            for w in ("does not exist", "no such table", "not found", "cannot be found")
+            for w in (
+                "does not exist",
+                "no such table",
+                "not found",
+                "cannot be found",
+                "unknown table",
+            )
         ):
             # A view whose own tables are gone is not a missing table: name what is missing.
             missing = missing_name(message)
@@ -66,6 +72,8 @@ MISSING_NAME = (
     r"no such table: (\S+)",  # SQLite
     r'relation "(.+?)" does not exist',  # PostgreSQL
     r"table or view (\S+) cannot be found",  # Spark
+    r"Unknown table expression identifier '(.+?)'",  # ClickHouse
+    r"Table (\S+) does not exist",  # ClickHouse
 )
 
 

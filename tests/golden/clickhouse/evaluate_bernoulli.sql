@@ -1,0 +1,298 @@
+DROP TABLE IF EXISTS sqlnb_outcomes;
+CREATE TEMPORARY TABLE sqlnb_outcomes AS
+WITH sqlnb_truth AS (
+  SELECT DISTINCT
+    "doc_id" AS doc_id,
+    "label" AS label,
+    CAST(1 AS Nullable(Float64)) AS weight
+  FROM "labels" AS s
+), sqlnb_input AS (
+  SELECT
+    "doc_id" AS doc_id,
+    CAST("word" AS Nullable(String)) AS word,
+    CAST("count" AS Nullable(Float64)) AS count
+  FROM "tokens" AS s
+), sqlnb_documents AS (
+  SELECT DISTINCT
+    doc_id
+  FROM sqlnb_truth AS s
+), sqlnb_jll AS (
+  SELECT
+    d.doc_id AS doc_id,
+    b.class_id AS class_id,
+    CASE
+      WHEN b.score IS NULL OR b.n_zero + COALESCE(s.n_zero, 0) > 0
+      THEN NULL
+      ELSE b.score + COALESCE(s.score, 0)
+    END AS jll
+  FROM sqlnb_documents AS d
+  CROSS JOIN (
+    SELECT
+      b.class_id AS class_id,
+      b.score AS score,
+      b.n_zero AS n_zero
+    FROM sqlnb_base AS b
+    WHERE
+      b.model = 'spam'
+  ) AS b
+  LEFT JOIN (
+    SELECT
+      s.doc_id AS doc_id,
+      c.class_id AS class_id,
+      CASE c.class_id % 8
+        WHEN 0
+        THEN s.w0
+        WHEN 1
+        THEN s.w1
+        WHEN 2
+        THEN s.w2
+        WHEN 3
+        THEN s.w3
+        WHEN 4
+        THEN s.w4
+        WHEN 5
+        THEN s.w5
+        WHEN 6
+        THEN s.w6
+        WHEN 7
+        THEN s.w7
+      END AS score,
+      0 AS n_zero
+    FROM (
+      SELECT
+        t.doc_id AS doc_id,
+        CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END AS base,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w0) AS w0,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w1) AS w1,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w2) AS w2,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w3) AS w3,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w4) AS w4,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w5) AS w5,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w6) AS w6,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w7) AS w7
+      FROM (
+        SELECT DISTINCT
+          x.doc_id AS doc_id,
+          x.word AS word,
+          1 AS count
+        FROM sqlnb_input AS x
+        WHERE
+          x.count > 0
+      ) AS t
+      JOIN "sqlnb_scoring" AS s
+        ON s.word = t.word
+      WHERE
+        s.model = 'spam'
+      GROUP BY
+        t.doc_id,
+        CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END
+    ) AS s
+    JOIN sqlnb_classes AS c
+      ON c.class_id - c.class_id % 8 = s.base
+    WHERE
+      c.model = 'spam'
+  ) AS s
+    ON s.doc_id = d.doc_id AND s.class_id = b.class_id
+), sqlnb_posterior AS (
+  SELECT
+    b.doc_id AS doc_id,
+    b.class_id AS class_id,
+    b.jll AS jll,
+    b.jll - b.top - LN(CASE WHEN b.total > 0 THEN b.total END) AS log_proba,
+    CASE
+      WHEN b.top IS NULL
+      THEN NULL
+      WHEN b.jll IS NULL
+      THEN CAST(0 AS Nullable(Float64))
+      WHEN b.jll - b.top - LN(b.total) < -700
+      THEN CAST(0 AS Nullable(Float64))
+      ELSE EXP(b.jll - b.top - LN(b.total))
+    END AS proba,
+    ROW_NUMBER() OVER (
+      PARTITION BY b.doc_id
+      ORDER BY CASE WHEN b.jll IS NULL THEN 1 ELSE 0 END, b.jll DESC, b.class_id
+    ) AS rn
+  FROM (
+    SELECT
+      a.doc_id AS doc_id,
+      a.class_id AS class_id,
+      a.jll AS jll,
+      a.top AS top,
+      SUM(
+        CASE WHEN a.jll IS NULL OR a.jll - a.top < -700 THEN 0 ELSE EXP(a.jll - a.top) END
+      ) OVER (PARTITION BY a.doc_id) AS total
+    FROM (
+      SELECT
+        j.doc_id AS doc_id,
+        j.class_id AS class_id,
+        j.jll AS jll,
+        MAX(j.jll) OVER (PARTITION BY j.doc_id) AS top
+      FROM sqlnb_jll AS j
+    ) AS a
+  ) AS b
+)
+SELECT
+  g.doc_id AS doc_id,
+  g.true_label AS true_label,
+  g.predicted AS predicted,
+  COALESCE(g.p_true, CAST(0 AS Nullable(Float64))) AS p_true
+FROM (
+  SELECT
+    y.doc_id AS doc_id,
+    CAST(y.label AS Nullable(String)) AS true_label,
+    MAX(CASE WHEN p.rn = 1 THEN c.label END) AS predicted,
+    MAX(CASE WHEN c.label = CAST(y.label AS Nullable(String)) THEN p.proba END) AS p_true
+  FROM sqlnb_truth AS y
+  JOIN sqlnb_posterior AS p
+    ON p.doc_id = y.doc_id
+  JOIN (
+    SELECT
+      class_id,
+      label
+    FROM sqlnb_classes
+    WHERE
+      model = 'spam'
+  ) AS c
+    ON c.class_id = p.class_id
+  GROUP BY
+    y.doc_id,
+    y.label
+) AS g;
+SELECT
+  o.true_label AS true_label,
+  o.predicted AS predicted,
+  COUNT(*) AS count
+FROM sqlnb_outcomes AS o
+GROUP BY
+  o.true_label,
+  o.predicted
+ORDER BY
+  o.true_label,
+  o.predicted;
+SELECT
+  s.label AS label,
+  CASE
+    WHEN s.predicted > 0
+    THEN s.tp / s.predicted
+    ELSE CAST(0 AS Nullable(Float64))
+  END AS "precision",
+  CASE WHEN s.support > 0 THEN s.tp / s.support ELSE CAST(0 AS Nullable(Float64)) END AS recall,
+  CASE
+    WHEN s.support + s.predicted > 0
+    THEN 2 * s.tp / (
+      s.support + s.predicted
+    )
+    ELSE CAST(0 AS Nullable(Float64))
+  END AS f1,
+  CAST(s.support AS Nullable(Int64)) AS support
+FROM (
+  SELECT
+    u.label AS label,
+    SUM(u.tp) AS tp,
+    SUM(u.is_true) AS support,
+    SUM(u.is_predicted) AS predicted
+  FROM (
+    SELECT
+      o.true_label AS label,
+      CASE
+        WHEN o.true_label = o.predicted
+        THEN CAST(1 AS Nullable(Float64))
+        ELSE CAST(0 AS Nullable(Float64))
+      END AS tp,
+      CAST(1 AS Nullable(Float64)) AS is_true,
+      CAST(0 AS Nullable(Float64)) AS is_predicted
+    FROM sqlnb_outcomes AS o
+    UNION ALL
+    SELECT
+      o.predicted AS label,
+      CAST(0 AS Nullable(Float64)) AS tp,
+      CAST(0 AS Nullable(Float64)) AS is_true,
+      CAST(1 AS Nullable(Float64)) AS is_predicted
+    FROM sqlnb_outcomes AS o
+  ) AS u
+  GROUP BY
+    u.label
+) AS s
+ORDER BY
+  s.label;
+SELECT
+  a.n_docs AS n_docs,
+  a.accuracy AS accuracy,
+  f.macro_f1 AS macro_f1,
+  a.log_loss AS log_loss
+FROM (
+  SELECT
+    COUNT(*) AS n_docs,
+    AVG(
+      CASE
+        WHEN o.true_label = o.predicted
+        THEN CAST(1 AS Nullable(Float64))
+        ELSE CAST(0 AS Nullable(Float64))
+      END
+    ) AS accuracy,
+    -AVG(
+      LN(
+        CASE
+          WHEN o.p_true < 2.220446049250313e-16
+          THEN 2.220446049250313e-16
+          WHEN o.p_true > 1 - 2.220446049250313e-16
+          THEN 1 - 2.220446049250313e-16
+          ELSE o.p_true
+        END
+      )
+    ) AS log_loss
+  FROM sqlnb_outcomes AS o
+) AS a
+CROSS JOIN (
+  SELECT
+    AVG(pc.f1) AS macro_f1
+  FROM (
+    SELECT
+      s.label AS label,
+      CASE
+        WHEN s.predicted > 0
+        THEN s.tp / s.predicted
+        ELSE CAST(0 AS Nullable(Float64))
+      END AS "precision",
+      CASE WHEN s.support > 0 THEN s.tp / s.support ELSE CAST(0 AS Nullable(Float64)) END AS recall,
+      CASE
+        WHEN s.support + s.predicted > 0
+        THEN 2 * s.tp / (
+          s.support + s.predicted
+        )
+        ELSE CAST(0 AS Nullable(Float64))
+      END AS f1,
+      CAST(s.support AS Nullable(Int64)) AS support
+    FROM (
+      SELECT
+        u.label AS label,
+        SUM(u.tp) AS tp,
+        SUM(u.is_true) AS support,
+        SUM(u.is_predicted) AS predicted
+      FROM (
+        SELECT
+          o.true_label AS label,
+          CASE
+            WHEN o.true_label = o.predicted
+            THEN CAST(1 AS Nullable(Float64))
+            ELSE CAST(0 AS Nullable(Float64))
+          END AS tp,
+          CAST(1 AS Nullable(Float64)) AS is_true,
+          CAST(0 AS Nullable(Float64)) AS is_predicted
+        FROM sqlnb_outcomes AS o
+        UNION ALL
+        SELECT
+          o.predicted AS label,
+          CAST(0 AS Nullable(Float64)) AS tp,
+          CAST(0 AS Nullable(Float64)) AS is_true,
+          CAST(1 AS Nullable(Float64)) AS is_predicted
+        FROM sqlnb_outcomes AS o
+      ) AS u
+      GROUP BY
+        u.label
+    ) AS s
+    ORDER BY
+      s.label
+  ) AS pc
+) AS f;
+DROP TABLE IF EXISTS sqlnb_outcomes;

@@ -1,0 +1,149 @@
+DROP TABLE IF EXISTS "predictions";
+CREATE TABLE "predictions" AS
+WITH sqlnb_input AS (
+  SELECT
+    "doc_id" AS doc_id,
+    CAST("word" AS Nullable(String)) AS word,
+    CAST("count" AS Nullable(Float64)) AS count
+  FROM "tokens" AS s
+), sqlnb_documents AS (
+  SELECT DISTINCT
+    doc_id
+  FROM (
+    SELECT
+      "doc_id" AS doc_id,
+      CAST("word" AS Nullable(String)) AS word,
+      CAST("count" AS Nullable(Float64)) AS count
+    FROM "tokens" AS s
+  ) AS s
+), sqlnb_jll AS (
+  SELECT
+    d.doc_id AS doc_id,
+    b.class_id AS class_id,
+    CASE
+      WHEN b.score IS NULL OR b.n_zero + COALESCE(s.n_zero, 0) > 0
+      THEN NULL
+      ELSE b.score + COALESCE(s.score, 0)
+    END AS jll
+  FROM sqlnb_documents AS d
+  CROSS JOIN (
+    SELECT
+      b.class_id AS class_id,
+      b.score AS score,
+      b.n_zero AS n_zero
+    FROM sqlnb_base AS b
+    WHERE
+      b.model = 'spam'
+  ) AS b
+  LEFT JOIN (
+    SELECT
+      s.doc_id AS doc_id,
+      c.class_id AS class_id,
+      CASE c.class_id % 8
+        WHEN 0
+        THEN s.w0
+        WHEN 1
+        THEN s.w1
+        WHEN 2
+        THEN s.w2
+        WHEN 3
+        THEN s.w3
+        WHEN 4
+        THEN s.w4
+        WHEN 5
+        THEN s.w5
+        WHEN 6
+        THEN s.w6
+        WHEN 7
+        THEN s.w7
+      END AS score,
+      0 AS n_zero
+    FROM (
+      SELECT
+        t.doc_id AS doc_id,
+        CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END AS base,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w0) AS w0,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w1) AS w1,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w2) AS w2,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w3) AS w3,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w4) AS w4,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w5) AS w5,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w6) AS w6,
+        SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w7) AS w7
+      FROM (
+        SELECT DISTINCT
+          x.doc_id AS doc_id,
+          x.word AS word,
+          1 AS count
+        FROM sqlnb_input AS x
+        WHERE
+          x.count > 0
+      ) AS t
+      JOIN "sqlnb_scoring" AS s
+        ON s.word = t.word
+      WHERE
+        s.model = 'spam'
+      GROUP BY
+        t.doc_id,
+        CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END
+    ) AS s
+    JOIN sqlnb_classes AS c
+      ON c.class_id - c.class_id % 8 = s.base
+    WHERE
+      c.model = 'spam'
+  ) AS s
+    ON s.doc_id = d.doc_id AND s.class_id = b.class_id
+), sqlnb_posterior AS (
+  SELECT
+    b.doc_id AS doc_id,
+    b.class_id AS class_id,
+    b.jll AS jll,
+    b.jll - b.top - LN(CASE WHEN b.total > 0 THEN b.total END) AS log_proba,
+    CASE
+      WHEN b.top IS NULL
+      THEN NULL
+      WHEN b.jll IS NULL
+      THEN CAST(0 AS Nullable(Float64))
+      WHEN b.jll - b.top - LN(b.total) < -700
+      THEN CAST(0 AS Nullable(Float64))
+      ELSE EXP(b.jll - b.top - LN(b.total))
+    END AS proba,
+    ROW_NUMBER() OVER (
+      PARTITION BY b.doc_id
+      ORDER BY CASE WHEN b.jll IS NULL THEN 1 ELSE 0 END, b.jll DESC, b.class_id
+    ) AS rn
+  FROM (
+    SELECT
+      a.doc_id AS doc_id,
+      a.class_id AS class_id,
+      a.jll AS jll,
+      a.top AS top,
+      SUM(
+        CASE WHEN a.jll IS NULL OR a.jll - a.top < -700 THEN 0 ELSE EXP(a.jll - a.top) END
+      ) OVER (PARTITION BY a.doc_id) AS total
+    FROM (
+      SELECT
+        j.doc_id AS doc_id,
+        j.class_id AS class_id,
+        j.jll AS jll,
+        MAX(j.jll) OVER (PARTITION BY j.doc_id) AS top
+      FROM sqlnb_jll AS j
+    ) AS a
+  ) AS b
+)
+SELECT
+  p.doc_id AS doc_id,
+  c.label AS label,
+  p.proba AS proba
+FROM sqlnb_posterior AS p
+JOIN (
+  SELECT
+    class_id,
+    label
+  FROM sqlnb_classes
+  WHERE
+    model = 'spam'
+) AS c
+  ON c.class_id = p.class_id
+WHERE
+  p.rn = 1;

@@ -1,0 +1,705 @@
+CREATE TABLE IF NOT EXISTS sqlnb_models (
+  model Nullable(String),
+  kind Nullable(String),
+  params Nullable(String),
+  label_type Nullable(String),
+  n_docs Nullable(Float64),
+  n_classes Nullable(Int64),
+  n_features Nullable(Int64),
+  trained_at Nullable(DateTime64(6)),
+  version Nullable(String)
+);
+CREATE TABLE IF NOT EXISTS sqlnb_classes (
+  model Nullable(String),
+  class_id Nullable(Int64),
+  label Nullable(String),
+  n_docs Nullable(Float64)
+);
+CREATE TABLE IF NOT EXISTS sqlnb_prior (
+  model Nullable(String),
+  class_id Nullable(Int64),
+  label Nullable(String),
+  log_prior Nullable(Float64)
+);
+CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
+  model Nullable(String),
+  settings Nullable(String),
+  lowercase Nullable(Bool),
+  pattern Nullable(String),
+  ngram_min Nullable(Int64),
+  ngram_max Nullable(Int64)
+);
+CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
+  model Nullable(String),
+  class_id Nullable(Int64),
+  word Nullable(String),
+  count Nullable(Float64)
+);
+CREATE TABLE IF NOT EXISTS sqlnb_scoring (
+  model Nullable(String),
+  word Nullable(String),
+  base Nullable(Int64),
+  w0 Nullable(Float64),
+  w1 Nullable(Float64),
+  w2 Nullable(Float64),
+  w3 Nullable(Float64),
+  w4 Nullable(Float64),
+  w5 Nullable(Float64),
+  w6 Nullable(Float64),
+  w7 Nullable(Float64)
+);
+CREATE TABLE IF NOT EXISTS sqlnb_base (
+  model Nullable(String),
+  class_id Nullable(Int64),
+  score Nullable(Float64),
+  n_zero Nullable(Int64),
+  presence Nullable(Bool)
+);
+CREATE VIEW IF NOT EXISTS sqlnb_log_theta AS
+SELECT
+  s.model AS model,
+  c.class_id AS class_id,
+  c.label AS label,
+  s.word AS word,
+  CASE c.class_id % 8
+    WHEN 0
+    THEN s.w0
+    WHEN 1
+    THEN s.w1
+    WHEN 2
+    THEN s.w2
+    WHEN 3
+    THEN s.w3
+    WHEN 4
+    THEN s.w4
+    WHEN 5
+    THEN s.w5
+    WHEN 6
+    THEN s.w6
+    WHEN 7
+    THEN s.w7
+  END AS log_theta
+FROM sqlnb_scoring AS s
+JOIN sqlnb_classes AS c
+  ON c.model = s.model AND c.class_id - c.class_id % 8 = s.base;
+CREATE VIEW IF NOT EXISTS sqlnb_log_absent AS
+SELECT
+  s.model AS model,
+  c.class_id AS class_id,
+  s.word AS word,
+  CASE c.class_id % 8
+    WHEN 0
+    THEN s.w0
+    WHEN 1
+    THEN s.w1
+    WHEN 2
+    THEN s.w2
+    WHEN 3
+    THEN s.w3
+    WHEN 4
+    THEN s.w4
+    WHEN 5
+    THEN s.w5
+    WHEN 6
+    THEN s.w6
+    WHEN 7
+    THEN s.w7
+  END AS log_absent
+FROM sqlnb_scoring AS s
+JOIN sqlnb_classes AS c
+  ON c.model = s.model AND -1 - (
+    c.class_id - c.class_id % 8
+  ) = s.base;
+DELETE FROM "sqlnb_models"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_base"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_classes"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_prior"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_scoring"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_tokenizers"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_word_counts"
+WHERE
+  model = 'spam';
+INSERT INTO sqlnb_classes (
+  model,
+  class_id,
+  label,
+  n_docs
+)
+SELECT
+  'spam' AS model,
+  l.class_id AS class_id,
+  CAST(l.label AS Nullable(String)) AS label,
+  SUM(l.weight) AS n_docs
+FROM (
+  SELECT
+    l.doc_id AS doc_id,
+    l.label AS label,
+    l.weight AS weight,
+    c.class_id AS class_id
+  FROM (
+    SELECT DISTINCT
+      "doc_id" AS doc_id,
+      "label" AS label,
+      CAST(1 AS Nullable(Float64)) AS weight
+    FROM "labels" AS s
+  ) AS l
+  JOIN (
+    SELECT
+      v.label AS label,
+      DENSE_RANK() OVER (ORDER BY v.label) - 1 AS class_id
+    FROM (
+      SELECT DISTINCT
+        x.label AS label
+      FROM (
+        SELECT DISTINCT
+          "doc_id" AS doc_id,
+          "label" AS label,
+          CAST(1 AS Nullable(Float64)) AS weight
+        FROM "labels" AS s
+      ) AS x
+    ) AS v
+  ) AS c
+    ON c.label = l.label
+) AS l
+GROUP BY
+  l.class_id,
+  l.label;
+INSERT INTO sqlnb_word_counts (
+  model,
+  class_id,
+  word,
+  count
+)
+SELECT
+  'spam' AS model,
+  c.class_id AS class_id,
+  g.word AS word,
+  g.count AS count
+FROM (
+  SELECT
+    l.label AS label,
+    t.word AS word,
+    SUM(l.weight) AS count
+  FROM (
+    SELECT DISTINCT
+      x.doc_id AS doc_id,
+      x.word AS word
+    FROM (
+      SELECT
+        "doc_id" AS doc_id,
+        CAST("word" AS Nullable(String)) AS word,
+        CAST("count" AS Nullable(Float64)) AS count
+      FROM "tokens" AS s
+    ) AS x
+    WHERE
+      x.count > 0
+  ) AS t
+  JOIN (
+    SELECT DISTINCT
+      "doc_id" AS doc_id,
+      "label" AS label,
+      CAST(1 AS Nullable(Float64)) AS weight
+    FROM "labels" AS s
+  ) AS l
+    ON l.doc_id = t.doc_id
+  GROUP BY
+    l.label,
+    t.word
+) AS g
+JOIN (
+  SELECT
+    v.label AS label,
+    DENSE_RANK() OVER (ORDER BY v.label) - 1 AS class_id
+  FROM (
+    SELECT DISTINCT
+      x.label AS label
+    FROM (
+      SELECT DISTINCT
+        "doc_id" AS doc_id,
+        "label" AS label,
+        CAST(1 AS Nullable(Float64)) AS weight
+      FROM "labels" AS s
+    ) AS x
+  ) AS v
+) AS c
+  ON c.label = g.label;
+INSERT INTO sqlnb_prior (
+  model,
+  class_id,
+  label,
+  log_prior
+)
+SELECT
+  w.model AS model,
+  w.class_id AS class_id,
+  w.label AS label,
+  CASE WHEN w.weight > 0 THEN LN(w.weight) - LN(w.total) END AS log_prior
+FROM (
+  SELECT
+    c.model AS model,
+    c.class_id AS class_id,
+    c.label AS label,
+    CAST(c.n_docs + CAST(0.0 AS Nullable(Float64)) AS Nullable(Float64)) AS weight,
+    CAST(SUM(c.n_docs + CAST(0.0 AS Nullable(Float64))) OVER () AS Nullable(Float64)) AS total
+  FROM sqlnb_classes AS c
+  WHERE
+    c.model = 'spam'
+) AS w;
+INSERT INTO "sqlnb_scoring" (
+  model,
+  word,
+  base,
+  w0,
+  w1,
+  w2,
+  w3,
+  w4,
+  w5,
+  w6,
+  w7
+)
+WITH sqlnb_blocks AS (
+  SELECT
+    *,
+    LN(s.n0 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h0,
+    LN(s.n1 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h1,
+    LN(s.n2 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h2,
+    LN(s.n3 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h3,
+    LN(s.n4 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h4,
+    LN(s.n5 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h5,
+    LN(s.n6 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h6,
+    LN(s.n7 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h7,
+    LN(s.n0 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h8,
+    LN(s.n1 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h9,
+    LN(s.n2 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) AS h10,
+    LN(s.n2 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h11,
+    LN(s.n3 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) AS h12,
+    LN(s.n3 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h13,
+    LN(s.n4 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) AS h14,
+    LN(s.n4 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h15,
+    LN(s.n5 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) AS h16,
+    LN(s.n5 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h17,
+    LN(s.n6 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) AS h18,
+    LN(s.n6 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h19,
+    LN(s.n7 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) AS h20,
+    LN(s.n7 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64))) AS h21
+  FROM (
+    SELECT
+      g.base AS base,
+      SUM(CASE WHEN g.slot = 0 THEN g.total END) AS t0,
+      SUM(CASE WHEN g.slot = 1 THEN g.total END) AS t1,
+      SUM(CASE WHEN g.slot = 2 THEN g.total END) AS t2,
+      SUM(CASE WHEN g.slot = 3 THEN g.total END) AS t3,
+      SUM(CASE WHEN g.slot = 4 THEN g.total END) AS t4,
+      SUM(CASE WHEN g.slot = 5 THEN g.total END) AS t5,
+      SUM(CASE WHEN g.slot = 6 THEN g.total END) AS t6,
+      SUM(CASE WHEN g.slot = 7 THEN g.total END) AS t7,
+      SUM(CASE WHEN g.slot = 0 THEN g.n_docs END) AS n0,
+      SUM(CASE WHEN g.slot = 1 THEN g.n_docs END) AS n1,
+      SUM(CASE WHEN g.slot = 2 THEN g.n_docs END) AS n2,
+      SUM(CASE WHEN g.slot = 3 THEN g.n_docs END) AS n3,
+      SUM(CASE WHEN g.slot = 4 THEN g.n_docs END) AS n4,
+      SUM(CASE WHEN g.slot = 5 THEN g.n_docs END) AS n5,
+      SUM(CASE WHEN g.slot = 6 THEN g.n_docs END) AS n6,
+      SUM(CASE WHEN g.slot = 7 THEN g.n_docs END) AS n7,
+      MAX(z.vocabulary) AS vocabulary,
+      MAX(z.grand_total) AS grand_total
+    FROM (
+      SELECT
+        c.class_id - c.class_id % 8 AS base,
+        c.class_id % 8 AS slot,
+        c.n_docs AS n_docs,
+        SUM(k.count) AS total
+      FROM sqlnb_classes AS c
+      LEFT JOIN sqlnb_word_counts AS k
+        ON k.model = c.model AND k.class_id = c.class_id
+      WHERE
+        c.model = 'spam'
+      GROUP BY
+        c.class_id,
+        c.n_docs
+    ) AS g
+    CROSS JOIN (
+      SELECT
+        CAST(COUNT(DISTINCT word) AS Nullable(Float64)) AS vocabulary,
+        SUM(count) AS grand_total
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'spam'
+    ) AS z
+    GROUP BY
+      g.base
+  ) AS s
+)
+SELECT
+  *
+FROM (
+  SELECT
+    'spam' AS model,
+    p.word AS word,
+    s.base AS base,
+    CASE
+      WHEN NOT (
+        s.n0 IS NULL
+      )
+      THEN CASE
+        WHEN COALESCE(p.c0, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n0 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN LN(COALESCE(p.c0, 0) + CAST(1.0 AS Nullable(Float64))) - s.h0
+      END
+    END AS w0,
+    CASE
+      WHEN NOT (
+        s.n1 IS NULL
+      )
+      THEN CASE
+        WHEN COALESCE(p.c1, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n1 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN LN(COALESCE(p.c1, 0) + CAST(1.0 AS Nullable(Float64))) - s.h1
+      END
+    END AS w1,
+    CASE
+      WHEN NOT (
+        s.n2 IS NULL
+      )
+      THEN CASE
+        WHEN COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n2 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) - s.h2
+      END
+    END AS w2,
+    CASE
+      WHEN NOT (
+        s.n3 IS NULL
+      )
+      THEN CASE
+        WHEN COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n3 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) - s.h3
+      END
+    END AS w3,
+    CASE
+      WHEN NOT (
+        s.n4 IS NULL
+      )
+      THEN CASE
+        WHEN COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n4 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) - s.h4
+      END
+    END AS w4,
+    CASE
+      WHEN NOT (
+        s.n5 IS NULL
+      )
+      THEN CASE
+        WHEN COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n5 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) - s.h5
+      END
+    END AS w5,
+    CASE
+      WHEN NOT (
+        s.n6 IS NULL
+      )
+      THEN CASE
+        WHEN COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n6 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) - s.h6
+      END
+    END AS w6,
+    CASE
+      WHEN NOT (
+        s.n7 IS NULL
+      )
+      THEN CASE
+        WHEN COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n7 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN LN(COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64))) - s.h7
+      END
+    END AS w7
+  FROM (
+    SELECT
+      SUM(CASE WHEN w.class_id = 0 THEN w.count END) AS c0,
+      SUM(CASE WHEN w.class_id = 1 THEN w.count END) AS c1,
+      SUM(w.count) AS total,
+      w.word AS word
+    FROM (
+      SELECT
+        class_id,
+        word,
+        count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'spam'
+    ) AS w
+    GROUP BY
+      w.word
+  ) AS p
+  CROSS JOIN sqlnb_blocks AS s
+  UNION ALL
+  SELECT
+    'spam' AS model,
+    p.word AS word,
+    -1 - s.base AS base,
+    CASE
+      WHEN NOT (
+        s.n0 IS NULL
+      )
+      THEN CASE
+        WHEN s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n0 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN LN(s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS Nullable(Float64))) - s.h8
+      END
+    END AS w0,
+    CASE
+      WHEN NOT (
+        s.n1 IS NULL
+      )
+      THEN CASE
+        WHEN s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n1 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN LN(s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS Nullable(Float64))) - s.h9
+      END
+    END AS w1,
+    CASE
+      WHEN NOT (
+        s.n2 IS NULL
+      )
+      THEN CASE
+        WHEN s.n2 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n2 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN s.h10 - s.h11
+      END
+    END AS w2,
+    CASE
+      WHEN NOT (
+        s.n3 IS NULL
+      )
+      THEN CASE
+        WHEN s.n3 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n3 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN s.h12 - s.h13
+      END
+    END AS w3,
+    CASE
+      WHEN NOT (
+        s.n4 IS NULL
+      )
+      THEN CASE
+        WHEN s.n4 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n4 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN s.h14 - s.h15
+      END
+    END AS w4,
+    CASE
+      WHEN NOT (
+        s.n5 IS NULL
+      )
+      THEN CASE
+        WHEN s.n5 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n5 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN s.h16 - s.h17
+      END
+    END AS w5,
+    CASE
+      WHEN NOT (
+        s.n6 IS NULL
+      )
+      THEN CASE
+        WHEN s.n6 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n6 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN s.h18 - s.h19
+      END
+    END AS w6,
+    CASE
+      WHEN NOT (
+        s.n7 IS NULL
+      )
+      THEN CASE
+        WHEN s.n7 - COALESCE(NULL, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+        AND s.n7 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+        THEN s.h20 - s.h21
+      END
+    END AS w7
+  FROM (
+    SELECT
+      SUM(CASE WHEN w.class_id = 0 THEN w.count END) AS c0,
+      SUM(CASE WHEN w.class_id = 1 THEN w.count END) AS c1,
+      SUM(w.count) AS total,
+      w.word AS word
+    FROM (
+      SELECT
+        class_id,
+        word,
+        count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'spam'
+    ) AS w
+    GROUP BY
+      w.word
+  ) AS p
+  CROSS JOIN sqlnb_blocks AS s
+) AS r;
+INSERT INTO sqlnb_base (
+  model,
+  class_id,
+  score,
+  n_zero,
+  presence
+)
+SELECT
+  p.model AS model,
+  p.class_id AS class_id,
+  p.log_prior + a.score AS score,
+  CASE WHEN p.log_prior IS NULL THEN 1 ELSE 0 END + a.n_zero AS n_zero,
+  TRUE AS presence
+FROM sqlnb_prior AS p
+JOIN (
+  SELECT
+    c.class_id AS class_id,
+    CASE c.class_id % 8
+      WHEN 0
+      THEN s.a0
+      WHEN 1
+      THEN s.a1
+      WHEN 2
+      THEN s.a2
+      WHEN 3
+      THEN s.a3
+      WHEN 4
+      THEN s.a4
+      WHEN 5
+      THEN s.a5
+      WHEN 6
+      THEN s.a6
+      WHEN 7
+      THEN s.a7
+    END AS score,
+    CASE c.class_id % 8
+      WHEN 0
+      THEN s.z0
+      WHEN 1
+      THEN s.z1
+      WHEN 2
+      THEN s.z2
+      WHEN 3
+      THEN s.z3
+      WHEN 4
+      THEN s.z4
+      WHEN 5
+      THEN s.z5
+      WHEN 6
+      THEN s.z6
+      WHEN 7
+      THEN s.z7
+    END AS n_zero
+  FROM (
+    SELECT
+      g.base AS base,
+      SUM(g.a0) AS a0,
+      SUM(g.z0) AS z0,
+      SUM(g.a1) AS a1,
+      SUM(g.z1) AS z1,
+      SUM(g.a2) AS a2,
+      SUM(g.z2) AS z2,
+      SUM(g.a3) AS a3,
+      SUM(g.z3) AS z3,
+      SUM(g.a4) AS a4,
+      SUM(g.z4) AS z4,
+      SUM(g.a5) AS a5,
+      SUM(g.z5) AS z5,
+      SUM(g.a6) AS a6,
+      SUM(g.z6) AS z6,
+      SUM(g.a7) AS a7,
+      SUM(g.z7) AS z7
+    FROM (
+      SELECT
+        -1 - s.base AS base,
+        SUBSTRING(s.word, 1, 2) AS bucket,
+        SUM(COALESCE(s.w0, 0)) AS a0,
+        SUM(CASE WHEN s.w0 IS NULL THEN 1 ELSE 0 END) AS z0,
+        SUM(COALESCE(s.w1, 0)) AS a1,
+        SUM(CASE WHEN s.w1 IS NULL THEN 1 ELSE 0 END) AS z1,
+        SUM(COALESCE(s.w2, 0)) AS a2,
+        SUM(CASE WHEN s.w2 IS NULL THEN 1 ELSE 0 END) AS z2,
+        SUM(COALESCE(s.w3, 0)) AS a3,
+        SUM(CASE WHEN s.w3 IS NULL THEN 1 ELSE 0 END) AS z3,
+        SUM(COALESCE(s.w4, 0)) AS a4,
+        SUM(CASE WHEN s.w4 IS NULL THEN 1 ELSE 0 END) AS z4,
+        SUM(COALESCE(s.w5, 0)) AS a5,
+        SUM(CASE WHEN s.w5 IS NULL THEN 1 ELSE 0 END) AS z5,
+        SUM(COALESCE(s.w6, 0)) AS a6,
+        SUM(CASE WHEN s.w6 IS NULL THEN 1 ELSE 0 END) AS z6,
+        SUM(COALESCE(s.w7, 0)) AS a7,
+        SUM(CASE WHEN s.w7 IS NULL THEN 1 ELSE 0 END) AS z7
+      FROM "sqlnb_scoring" AS s
+      WHERE
+        s.model = 'spam' AND s.base < 0
+      GROUP BY
+        s.base,
+        SUBSTRING(s.word, 1, 2)
+    ) AS g
+    GROUP BY
+      g.base
+  ) AS s
+  JOIN (
+    SELECT
+      class_id
+    FROM sqlnb_classes
+    WHERE
+      model = 'spam'
+  ) AS c
+    ON c.class_id - c.class_id % 8 = s.base
+) AS a
+  ON a.class_id = p.class_id
+WHERE
+  p.model = 'spam';
+INSERT INTO sqlnb_models (
+  model,
+  kind,
+  params,
+  label_type,
+  n_docs,
+  n_classes,
+  n_features,
+  trained_at,
+  version
+)
+SELECT
+  'spam' AS model,
+  'bernoulli' AS kind,
+  '{"alpha": 1.0, "beta": null, "fit_prior": true, "class_prior": null, "prior_alpha": 0.0}' AS params,
+  'VARCHAR' AS label_type,
+  c.n_docs AS n_docs,
+  c.n_classes AS n_classes,
+  (
+    SELECT
+      COUNT(*) AS n_features
+    FROM sqlnb_scoring AS s
+    WHERE
+      s.model = 'spam' AND s.base = 0
+  ) AS n_features,
+  CURRENT_TIMESTAMP() AS trained_at,
+  '<version>' AS version
+FROM (
+  SELECT
+    SUM(n_docs) AS n_docs,
+    COUNT(*) AS n_classes
+  FROM sqlnb_classes
+  WHERE
+    model = 'spam'
+) AS c;
