@@ -240,7 +240,8 @@ def test_errors_are_one_line_and_change_nothing(trained: Path, args, message):
 
 def test_sql_prints_scripts_without_changing_the_database(trained: Path):
     before = snapshot(trained)
-    for dialect in ("duckdb", "sqlite", "postgres", "spark", "bigquery", "snowflake", "trino"):
+    dialects = ("duckdb", "sqlite", "postgres", "spark", "clickhouse", "bigquery", "snowflake")
+    for dialect in (*dialects, "trino"):
         for command in (
             ["train", "--model", "m2"],
             ["predict", "--model", "m", "--tokens", "test_tokens", "--output", "o"],

@@ -76,6 +76,7 @@ class SqlnbClickHouse(ClickHouse):
             exp.Lower: lambda self, e: self.func("lowerUTF8", e.this),
             exp.Upper: lambda self, e: self.func("upperUTF8", e.this),
             exp.RegexpExtractAll: lambda self, e: self.func("extractAll", e.this, e.expression),
+            exp.CurrentTimestamp: lambda self, e: "now64(6)",  # now() has whole seconds
         }
 
         def alter_sql(self, expression: exp.Alter) -> str:

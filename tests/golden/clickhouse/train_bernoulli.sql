@@ -693,7 +693,7 @@ SELECT
     WHERE
       s.model = 'spam' AND s.base = 0
   ) AS n_features,
-  CURRENT_TIMESTAMP() AS trained_at,
+  now64(6) AS trained_at,
   '<version>' AS version
 FROM (
   SELECT

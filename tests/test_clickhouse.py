@@ -1,0 +1,191 @@
+"""ClickHouse through the command line (issue 19): every kind trained and applied on chDB as on
+DuckDB, the printed ClickHouse scripts run in chDB as printed, and a table classified in place.
+
+Each command is its own process (chDB opens one folder per process, and the test process may
+hold another); the data reaches both databases from the same Parquet files.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+from conftest import random_corpus
+
+pytest.importorskip("chdb")
+
+KINDS = [
+    ("multinomial", ["--tokens", "tokens", "--labels", "labels"]),
+    ("multinomial", ["--tokens", "tokens", "--labels", "labels", "--alpha", "0"]),
+    ("bernoulli", ["--tokens", "tokens", "--labels", "labels", "--kind", "bernoulli"]),
+    ("complement", ["--tokens", "tokens", "--labels", "labels", "--kind", "complement"]),
+    ("multinomial", ["--docs", "docs"]),
+    (
+        "gaussian",
+        [
+            "--table",
+            "flowers",
+            "--label-column",
+            "species",
+            "--features",
+            "petal",
+            "--kind",
+            "gaussian",
+        ],
+    ),
+    (
+        "categorical",
+        [
+            "--table",
+            "flowers",
+            "--label-column",
+            "species",
+            "--features",
+            "stem",
+            "--kind",
+            "categorical",
+        ],
+    ),
+    ("mixed", ["--table", "flowers", "--label-column", "species", "--features", "petal,stem"]),
+]
+SOURCES = {"--tokens": "test_tokens", "--docs": "docs", "--table": "flowers"}
+
+
+def sqlnb(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "sqlnb", *args], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def chdb(folder: Path, *statements: str) -> list[list]:
+    """Run statements in chDB in a process of its own; the rows of the last one."""
+    code = (
+        "import json, sys, clickhouse_connect\n"
+        "c = clickhouse_connect.get_client(interface='chdb', path=sys.argv[1])\n"
+        "*run, last = sys.argv[2:]\n"
+        "[c.command(s) for s in run]\n"
+        "print(json.dumps([list(r) for r in c.query(last).result_rows], default=str))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(folder), *statements],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def databases(tmp_path_factory) -> tuple[str, str, Path]:
+    """The same tables in a DuckDB file and a chDB folder."""
+    root = tmp_path_factory.mktemp("clickhouse")
+    corpus = random_corpus(7, n_classes=3, vocab=80, n_train=60, n_test=20, doc_length=12)
+    words = sorted(set(corpus.train_tokens["word"]))
+    docs = pd.DataFrame(
+        {
+            "doc_id": range(40),
+            "text": [
+                " ".join(words[(i * 7 + j) % len(words)] for j in range(9)) for i in range(40)
+            ],
+            "label": [f"k{i % 3}" for i in range(40)],
+        }
+    )
+    flowers = pd.DataFrame(
+        {
+            "id": range(45),
+            "petal": [(i % 3) * 1.5 + (i % 7) * 0.1 for i in range(45)],
+            "stem": [("short", "long", "bent")[(i * 5) % 3 if i % 4 else i % 3] for i in range(45)],
+            "species": [f"s{i % 3}" for i in range(45)],
+        }
+    )
+    tables = {
+        "tokens": corpus.train_tokens,
+        "labels": corpus.train_labels,
+        "test_tokens": corpus.test_tokens,
+        "docs": docs,
+        "flowers": flowers,
+    }
+    duck = root / "db.duckdb"
+    folder = root / "chdb"
+    creates = []
+    with duckdb.connect(str(duck)) as con:
+        for name, frame in tables.items():
+            path = root / f"{name}.parquet"
+            frame.to_parquet(path)
+            con.execute(f"CREATE TABLE {name} AS SELECT * FROM read_parquet('{path}')")
+            creates.append(
+                f"CREATE TABLE {name} ENGINE = MergeTree ORDER BY tuple() AS "
+                f"SELECT * FROM file('{path}', Parquet)"
+            )
+    chdb(folder, *creates)
+    return str(duck), f"chdb://{folder}", folder
+
+
+def rows(output: str) -> dict:
+    return {
+        (r := json.loads(line))["doc_id"]: (r["label"], r["proba"])
+        for line in output.split("\n")
+        if line
+    }
+
+
+@pytest.mark.parametrize(("kind", "options"), KINDS, ids=[" ".join(o) for _, o in KINDS])
+def test_every_kind_on_chdb_agrees_with_duckdb(databases, kind, options):
+    duck, ch, _ = databases
+    model = f"m_{abs(hash(tuple(options))) % 10**6}"
+    source = next(SOURCES[o] for o in options if o in SOURCES)
+    flag = next(o for o in options if o in SOURCES)
+    results = []
+    for db in (duck, ch):
+        sqlnb("train", db, "--model", model, *options)
+        out = sqlnb("predict", db, "--model", model, flag, source, "--format", "json")
+        results.append(rows(out))
+    want, got = results
+    assert got.keys() == want.keys() and len(got) > 0
+    for doc, (label, proba) in want.items():
+        assert got[doc][0] == label, doc
+        if proba is None:  # alpha = 0: every class impossible, the posterior undefined
+            assert got[doc][1] is None, doc
+        else:
+            assert math.isclose(got[doc][1], proba, rel_tol=1e-9, abs_tol=1e-12), doc
+    shown = json.loads(sqlnb("show", ch, "--model", model, "--json"))
+    assert shown["kind"] == kind
+
+
+def test_printed_clickhouse_scripts_run_in_chdb_as_printed(databases):
+    duck, _, folder = databases
+    sqlnb("train", duck, "--model", "scripted")
+    train = sqlnb("sql", "train", duck, "--model", "scripted", "--dialect", "clickhouse")
+    predict = sqlnb(
+        "sql", "predict", duck, "--model", "scripted", "--tokens", "test_tokens",
+        "--output", "scripted_out", "--dialect", "clickhouse",
+    )  # fmt: skip
+    statements = [s for s in (train + predict).split(";\n") if s.strip()]
+    got = chdb(folder, *statements, "SELECT doc_id, label, proba FROM scripted_out")
+    want = rows(sqlnb("predict", duck, "--model", "scripted", "--tokens", "test_tokens",
+                      "--format", "json"))  # fmt: skip
+    assert {d: lab for d, lab, _ in got} == {d: v[0] for d, v in want.items()}
+    assert all(math.isclose(p, want[d][1], rel_tol=1e-9) for d, _, p in got)
+
+
+def test_classify_a_table_in_place_in_chdb(databases):
+    duck, ch, folder = databases
+    for db in (duck, ch):
+        sqlnb("train", db, "--model", "inplace", "--docs", "docs")
+        sqlnb(
+            "classify", db, "--model", "inplace", "--table", "docs", "--id-column", "doc_id",
+            "--text-column", "text", "--into", "predicted",
+        )  # fmt: skip
+    got = chdb(folder, "SELECT doc_id, predicted, text, label FROM docs ORDER BY doc_id")
+    with duckdb.connect(duck, read_only=True) as con:
+        want = con.execute("SELECT doc_id, predicted, text, label FROM docs ORDER BY doc_id")
+        assert [tuple(r) for r in got] == want.fetchall()
