@@ -85,7 +85,7 @@ class Tokenizer:
         ``grouped``, one row per occurrence with count 1 (as a model's input). With ``split``
         the documents are tokenized side by side where the engine gains by it."""
         docs.check(db)
-        dialect = db.dialect.name
+        dialect = db.target or db.dialect.name
         name = templates.for_dialect("tokenize/matches.sql", dialect)
         pattern = self.pattern
         if pattern == DEFAULT_PATTERN:
@@ -95,7 +95,8 @@ class Tokenizer:
         wanted = templates.placeholders(name)
         if "lowercase" in wanted:  # the engine's LOWER is ASCII-only
             bindings["lowercase"] = self.lowercase
-            _register_sqlite_tokens(db)
+            if db.dialect.name == "sqlite":  # else a script for SQLite, run where it has them
+                _register_sqlite_tokens(db)
         elif self.lowercase:
             text = exp.Lower(this=text)
         if "simple" in wanted:  # the default pattern splits a plain text at its spaces

@@ -189,3 +189,21 @@ def test_classify_a_table_in_place_in_chdb(databases):
     with duckdb.connect(duck, read_only=True) as con:
         want = con.execute("SELECT doc_id, predicted, text, label FROM docs ORDER BY doc_id")
         assert [tuple(r) for r in got] == want.fetchall()
+
+
+def test_printed_scripts_from_raw_text_tokenize_for_clickhouse(databases):
+    """A script printed from a DuckDB database for ClickHouse tokenizes as ClickHouse does
+    (its own tokenizer SQL, no DuckDB-only parallel parts): train from text, then evaluate."""
+    duck, _, folder = databases
+    sqlnb("train", duck, "--model", "text_script", "--docs", "docs")
+    options = ["--model", "text_script", "--docs", "docs", "--dialect", "clickhouse"]
+    train = sqlnb("sql", "train", duck, *options)
+    evaluate = sqlnb("sql", "evaluate", duck, *options)
+    statements = [s for s in (train + evaluate).split(";\n") if s.strip()]
+    confusion = statements.index(next(s for s in statements if "sqlnb_outcomes" in s and
+                                      s.lstrip().upper().startswith("SELECT")))  # fmt: skip
+    got = chdb(folder, *statements[:confusion], statements[confusion])
+    want = json.loads(sqlnb("evaluate", duck, "--model", "text_script", "--docs", "docs", "--json"))
+    assert sorted(map(tuple, got)) == sorted(
+        (c["true"], c["predicted"], c["count"]) for c in want["confusion"]
+    )

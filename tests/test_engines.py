@@ -1,6 +1,7 @@
 """Every engine agrees with DuckDB within 1e-9: priors, parameters, log-probabilities, labels.
 
-Each case runs on SQLite, PostgreSQL and Spark and on DuckDB, including the hard cases: scores
+Each case runs on SQLite, PostgreSQL, Spark and ClickHouse (chDB) and on DuckDB, including the
+hard cases: scores
 whose differences underflow exp (log-odds near -75,000), tiny and zero alpha, ties, documents
 with no known word, missing values, and labels that are text, integers and booleans.
 """

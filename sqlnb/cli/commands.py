@@ -55,7 +55,7 @@ def train(
 ) -> None:
     """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
     text (--docs), or from a wide table (--table)."""
-    with opened(db, create=dialect is None) as database:
+    with opened(db, create=dialect is None, target=dialect) as database:
         the_tokenizer = tokenizer.resolve(database)
         if append:
             given = list(hyper.given())
@@ -135,7 +135,7 @@ def predict(
 ) -> None:
     """Classify every document of a tokens table, --docs table (raw text) or --table: into a
     new table (doc_id, label, proba), a file, or printed."""
-    with opened(db) as database:
+    with opened(db, target=dialect) as database:
         m = load(database, model_name)
         if dialect is not None:
             if output is None or output == "-":
@@ -179,7 +179,7 @@ def evaluate(
     dialect: str | None = None,
 ) -> None:
     """Accuracy, per-class precision/recall/F1, macro-F1, log-loss and the confusion matrix."""
-    with opened(db) as database:
+    with opened(db, target=dialect) as database:
         m = load(database, model_name)
         if dialect is not None:
             create, queries, drop = m.evaluation_statements(data, labels, guard=False)

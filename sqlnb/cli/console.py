@@ -87,10 +87,12 @@ def errors() -> Iterator[None]:
 
 
 @contextmanager
-def opened(db: str, *, create: bool = False) -> Iterator[Database]:
-    """The database, with a progress bar on a terminal for long queries."""
+def opened(db: str, *, create: bool = False, target: str | None = None) -> Iterator[Database]:
+    """The database, with a progress bar on a terminal for long queries; ``target`` the dialect
+    of a script to print (its statements are built for that engine)."""
     with errors():
         database = Database.connect(db, create=create)
+    database.target = target
     failed = True  # a file this command created is removed if the command fails
     profile = os.environ.get("SQLNB_PROFILE")
     if profile:  # each statement's seconds, one JSON line each (benchmarks/speed.py reads them)
