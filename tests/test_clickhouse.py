@@ -207,3 +207,47 @@ def test_printed_scripts_from_raw_text_tokenize_for_clickhouse(databases):
     assert sorted(map(tuple, got)) == sorted(
         (c["true"], c["predicted"], c["count"]) for c in want["confusion"]
     )
+
+
+def test_clickhouse_urls_open_a_server_or_chdb_with_sqlnbs_settings(monkeypatch, tmp_path):
+    """clickhouse://user:password@host:port/database reaches clickhouse-connect's HTTP client
+    with those parts (no server here: the client is recorded, not opened); chdb:///folder its
+    chDB interface; both with the settings sqlnb relies on."""
+    import clickhouse_connect
+
+    from sqlnb.engine import connections
+
+    calls = []
+
+    class Client:
+        def set_client_setting(self, name, value):
+            calls.append(("setting", name, value))
+
+    def get_client(**kwargs):
+        calls.append(("client", kwargs))
+        return Client()
+
+    monkeypatch.setattr(clickhouse_connect, "get_client", get_client)
+    _, name = connections.open_url("clickhouse://ann:p%40ss@ch.example:8443/sales")
+    assert name == "clickhouse"
+    assert calls[0] == (
+        "client",
+        {
+            "host": "ch.example",
+            "port": 8443,
+            "username": "ann",
+            "password": "p@ss",
+            "database": "sales",
+            "settings": connections.CLICKHOUSE_SETTINGS,
+        },
+    )
+    assert ("setting", "join_use_nulls", 1) in calls
+    calls.clear()
+    connections.open_url(f"chdb://{tmp_path}")
+    assert calls[0] == (
+        "client",
+        {"interface": "chdb", "path": str(tmp_path), "settings": connections.CLICKHOUSE_SETTINGS},
+    )
+    calls.clear()
+    connections.open_url("clickhouse://localhost")
+    assert calls[0][1]["port"] == 8123 and calls[0][1]["database"] == "default"
