@@ -108,6 +108,7 @@ def databases(tmp_path_factory) -> tuple[str, str, Path]:
         }
     )
     tables = {
+        "docs_ab": docs.assign(label=[("a", "b")[i % 2] for i in range(40)])[["doc_id", "label"]],
         "tokens": corpus.train_tokens,
         "labels": corpus.train_labels,
         "test_tokens": corpus.test_tokens,
@@ -251,3 +252,40 @@ def test_clickhouse_urls_open_a_server_or_chdb_with_sqlnbs_settings(monkeypatch,
     calls.clear()
     connections.open_url("clickhouse://localhost")
     assert calls[0][1]["port"] == 8123 and calls[0][1]["database"] == "default"
+
+
+def test_growth_and_inspection_commands_on_chdb_agree_with_duckdb(databases):
+    """append, retune, weights, tokenize and explain write the same rows on chDB as on DuckDB."""
+    duck, ch, folder = databases
+    for db in (duck, ch):
+        sqlnb("train", db, "--model", "grow", "--tokens", "tokens", "--labels", "labels")
+        sqlnb("train", db, "--model", "grow", "--tokens", "test_tokens", "--labels", "labels",
+              "--append")  # fmt: skip
+        sqlnb("retune", db, "--model", "grow", "--alpha", "0.5")
+        sqlnb("train", db, "--model", "pair", "--docs", "docs", "--labels", "docs_ab")
+        sqlnb("weights", db, "--model", "pair", "--output", "pair_weights")
+        sqlnb("tokenize", db, "--docs", "docs", "--output", "doc_tokens")
+        sqlnb("explain", db, "--model", "grow", "--tokens", "test_tokens", "--top", "2",
+              "--output", "why")  # fmt: skip
+    want = rows(sqlnb("predict", duck, "--model", "grow", "--tokens", "test_tokens",
+                      "--format", "json"))  # fmt: skip
+    got = rows(sqlnb("predict", ch, "--model", "grow", "--tokens", "test_tokens",
+                     "--format", "json"))  # fmt: skip
+    assert {d: v[0] for d, v in got.items()} == {d: v[0] for d, v in want.items()}
+    assert all(math.isclose(got[d][1], want[d][1], rel_tol=1e-9) for d in want)
+    with duckdb.connect(duck, read_only=True) as con:
+        for table in ("pair_weights", "doc_tokens", "why"):
+            ours = con.execute(f"SELECT * FROM {table}").fetchall()
+            theirs = chdb(folder, f"SELECT * FROM {table}")
+            assert len(theirs) == len(ours) > 0, table
+
+            def key(row):  # by the columns that are not floats (floats may differ in the last bit)
+                return str([v for v in row if not isinstance(v, float)])
+
+            for a, b in zip(sorted(ours, key=key), sorted(map(tuple, theirs), key=key)):
+                assert all(
+                    math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+                    if isinstance(x, float)
+                    else x == y
+                    for x, y in zip(a, b)
+                ), (table, a, b)
