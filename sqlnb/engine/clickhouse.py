@@ -95,12 +95,22 @@ CLICKHOUSE_TYPES = {
     "Bool": "BOOLEAN",
     "Date": "DATE",
     "DateTime": "TIMESTAMP",
+    "DateTime64": "TIMESTAMP",
+    "Decimal": "DECIMAL",
 }
 
 
 def _clickhouse_type(name: str) -> str:
-    """A ClickHouse type name in DuckDB's spelling: Nullable(Float64) is DOUBLE."""
-    for wrapper in ("Nullable(", "LowCardinality("):
-        while name.startswith(wrapper):
-            name = name[len(wrapper) : -1]
-    return CLICKHOUSE_TYPES.get(name, name)
+    """A ClickHouse type name in DuckDB's spelling.
+
+    >>> _clickhouse_type("Nullable(Float64)"), _clickhouse_type("DateTime64(6)")
+    ('DOUBLE', 'TIMESTAMP')
+    >>> _clickhouse_type("LowCardinality(Nullable(String))"), _clickhouse_type("Decimal(10, 2)")
+    ('VARCHAR', 'DECIMAL(10, 2)')
+    """
+    while name.startswith(("Nullable(", "LowCardinality(")):
+        name = name.partition("(")[2][:-1]
+    base, parameters = name.partition("(")[0], name[len(name.partition("(")[0]) :]
+    if base == "Decimal":
+        return "DECIMAL" + parameters
+    return CLICKHOUSE_TYPES.get(base, name)

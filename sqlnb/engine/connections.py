@@ -68,9 +68,10 @@ def client(url: str) -> Any:
 
     connect = driver("clickhouse_connect", "ClickHouse", "clickhouse")
     settings = CLICKHOUSE_SETTINGS
+    if url.startswith("chdb://"):
+        driver("chdb", "chDB", "clickhouse")
     try:
         if url.startswith("chdb://"):
-            driver("chdb", "chDB", "clickhouse")
             folder = Path(url.removeprefix("chdb://")).resolve()
             return connect.get_client(interface="chdb", path=str(folder), settings=settings)
         parts = urlsplit(url)
