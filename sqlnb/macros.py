@@ -1,5 +1,5 @@
-"""SQL functions in the database (DuckDB macros, PostgreSQL functions), so that any client
-can classify without sqlnb:
+"""SQL functions in the database (DuckDB macros, PostgreSQL and Spark functions), so that any
+client can classify without sqlnb:
 
     SELECT id, sqlnb_classify('spam', body), sqlnb_proba('spam', body) FROM emails;
     SELECT * FROM sqlnb_predict('spam', 'new_tokens');
@@ -205,7 +205,7 @@ def _spark(db: Database, label: exp.Expr, proba: exp.Expr) -> list[str]:
     return [
         (folder / f"{name}.sql.in")
         .read_text(encoding="utf-8")
-        .replace("{body}", db.sql(_raising(body, None, "raise_error")))
+        .replace("{body}", db.sql(_raising(body, None, db.dialect.fail or "raise_error")))
         for name, body in (("classify", label), ("proba", proba))
     ]
 
