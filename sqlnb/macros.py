@@ -38,6 +38,7 @@ RECORD = "sqlnb_functions"
 INPUT = "sqlnb_input"
 DIALECTS = ("duckdb", "postgres", "spark")  # the engines whose SQL functions sqlnb keeps
 CHECKED = ("postgres", "spark")  # they check a function's tables when it is created
+TABLE_FUNCTIONS = ("duckdb", "postgres")  # where sqlnb_predict(model, tokens_table) exists
 SOURCE = "sqlnb_tokens_source"  # PostgreSQL's sqlnb_predict: the table, put in by format()
 
 
@@ -137,7 +138,7 @@ def _scalar(text: exp.Select, column: str, dialect: str) -> exp.Expr:
     """One column (label or proba) of the text pipeline's one row, checked first."""
     # MAX of the one row: Spark takes only an aggregate as a correlated scalar subquery
     value = exp.select(exp.Max(this=exp.column(column, "q"))).from_(text.subquery("q")).subquery()
-    tokens = "sqlnb predict" if dialect in ("spark", "sqlite") else "sqlnb_predict"
+    tokens = "sqlnb_predict" if dialect in TABLE_FUNCTIONS else "sqlnb predict"
     why = f"has no tokenizer (it was not trained from text): classify its tokens with {tokens}"
     return _checked(TOKENIZERS.node(), why, value)
 
@@ -178,13 +179,9 @@ def _postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select)
     """The PostgreSQL functions: sqlnb_classify and sqlnb_proba are SQL functions around the
     same scalar pipeline as the macros; sqlnb_predict runs the table pipeline with the table
     put in by format() and the model bound as $1. DuckDB's error() becomes sqlnb_raise()."""
-    folder = templates.sql_dir() / "functions" / "postgres"
 
     def fill(name: str, **values: str) -> str:
-        text = (folder / f"{name}.sql.in").read_text(encoding="utf-8")
-        for key, value in values.items():
-            text = text.replace("{" + key + "}", value)
-        return text
+        return _filled("postgres", name, **values)
 
     as_text = [exp.cast(exp.column(c, "r"), "TEXT").as_(c) for c in ("doc_id", "label")]
     rows = exp.select(*as_text, exp.column("proba", "r")).from_(table.subquery("r"))
@@ -201,13 +198,20 @@ def _postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select)
 def _spark(db: Database, label: exp.Expr, proba: exp.Expr) -> list[str]:
     """The Spark SQL functions sqlnb_classify and sqlnb_proba: the scalar pipeline of the macros,
     DuckDB's error() as Spark's raise_error()."""
-    folder = templates.sql_dir() / "functions" / "spark"
+    fail = db.dialect.fail or "raise_error"
     return [
-        (folder / f"{name}.sql.in")
-        .read_text(encoding="utf-8")
-        .replace("{body}", db.sql(_raising(body, None, db.dialect.fail or "raise_error")))
+        _filled("spark", name, body=db.sql(_raising(body, None, fail)))
         for name, body in (("classify", label), ("proba", proba))
     ]
+
+
+def _filled(dialect: str, name: str, **values: str) -> str:
+    """sql/functions/<dialect>/<name>.sql.in with each {key} replaced by its text (a function's
+    body is a string to the engine, so it is pasted in whole)."""
+    text = (templates.sql_dir() / "functions" / dialect / f"{name}.sql.in").read_text("utf-8")
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", value)
+    return text
 
 
 def _bound(tree: exp.Expr, values: Mapping[str, exp.Expr]) -> exp.Expr:

@@ -44,23 +44,14 @@ def client(engine):
     return connection
 
 
-class SparkClient:
-    """A Spark SQL client as spark-sql is: a session of its own (no sqlnb, no temporary views of
-    sqlnb's session), in the same database."""
-
-    def __init__(self, engine) -> None:
-        database = engine.db.connection.catalog.currentDatabase()
-        self.session = engine.db.connection.newSession()
-        self.session.sql(f"USE {database}")
-
-    def rows(self, query: str) -> list[tuple]:
-        return [tuple(r) for r in self.session.sql(query).collect()]
-
-
 def rows(engine, query: str) -> list[tuple]:
-    """The rows of ``query`` from a plain client of the engine."""
+    """The rows of ``query`` from a plain client of the engine: psycopg alone, or for Spark a
+    session of its own as spark-sql is (no sqlnb, none of its temporary views), in the same
+    database."""
     if engine.name == "spark":
-        return SparkClient(engine).rows(query)
+        session = engine.db.connection.newSession()
+        session.sql(f"USE {engine.db.connection.catalog.currentDatabase()}")
+        return [tuple(r) for r in session.sql(query).collect()]
     with client(engine) as con:
         return con.execute(query).fetchall()
 
