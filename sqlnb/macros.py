@@ -28,8 +28,9 @@ from sqlnb.catalog import TOKENIZERS
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
+from sqlnb.kinds import wide
 from sqlnb.kinds.text import BASE, any_base, any_parts
-from sqlnb.pipeline import DOCUMENTS, JLL, POSTERIOR, Pipeline
+from sqlnb.pipeline import DOCUMENTS, JLL, POSTERIOR, Pipeline, normalised, posterior
 from sqlnb.tokenizer import Tokenizer
 from sqlnb.version import __version__
 
@@ -101,6 +102,8 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     def scalar(column: str) -> exp.Expr:
         return _scalar(text, column, db.dialect.name)
 
+    duckdb = db.dialect.name == "duckdb"
+    listed = _listed(keys) if duckdb else {}
     postgres = db.dialect.name == "postgres"
     source = (
         exp.to_table(SOURCE)
@@ -128,8 +131,8 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
         return [*records, *_spark(db, scalar("label"), scalar("proba"))]
     return [
         *records,
-        templates.render("macros/classify.sql", body=scalar("label")),
-        templates.render("macros/proba.sql", body=scalar("proba")),
+        templates.render("macros/classify.sql", body=_checked_text(listed["label"], "duckdb")),
+        templates.render("macros/proba.sql", body=_checked_text(listed["proba"], "duckdb")),
         templates.render("macros/predict.sql", body=checked_table.subquery("b")),
     ]
 
@@ -138,9 +141,60 @@ def _scalar(text: exp.Select, column: str, dialect: str) -> exp.Expr:
     """One column (label or proba) of the text pipeline's one row, checked first."""
     # MAX of the one row: Spark takes only an aggregate as a correlated scalar subquery
     value = exp.select(exp.Max(this=exp.column(column, "q"))).from_(text.subquery("q")).subquery()
+    return _checked_text(value, dialect)
+
+
+def _checked_text(value: exp.Expr, dialect: str) -> exp.Expr:
+    """``value``, or an error for a model that does not exist or has no tokenizer."""
     tokens = "sqlnb_predict" if dialect in TABLE_FUNCTIONS else "sqlnb predict"
     why = f"has no tokenizer (it was not trained from text): classify its tokens with {tokens}"
     return _checked(TOKENIZERS.node(), why, value)
+
+
+def _listed(keys: list[str]) -> dict[str, exp.Expr]:
+    """DuckDB's label and proba of the text sqlnb_text under the model sqlnb_model, as scalar
+    subqueries over the model's lookup row (``sql/macros/lookup.sql``): the text is tokenized
+    into a list (:meth:`Tokenizer.words`, by the model's tokenizer among ``keys``), its words
+    looked up and scored with list functions (``sql/macros/scores.sql``), and the scores
+    normalised (``sql/macros/posterior.sql``). Without a join or an aggregate over its words,
+    DuckDB runs a query over many texts as one projection of its distinct texts, in parallel."""
+
+    def bucket(word: exp.Expr, buckets: exp.Expr) -> exp.Expr:
+        return templates.expressions("macros/bucket.sql", word=word, buckets=buckets)["bucket"]
+
+    lookup = templates.select(
+        "macros/lookup.sql",
+        model=MODEL,
+        weight=wide.pick("w"),
+        block=wide.block_of(templates.col("class_id", "c")),
+        bucket=bucket(templates.col("word", "w"), templates.col("buckets", "z")),
+    )
+    words: list[tuple[str, exp.Expr]] = [
+        (key, Tokenizer.from_dict(json.loads(key)).words(TEXT)) for key in keys
+    ]
+    tokens: exp.Expr = exp.cast(exp.null(), exp.DataType.build("VARCHAR[]", dialect="duckdb"))
+    if len(words) == 1:
+        tokens = words[0][1]
+    elif words:  # the model's own tokenizer
+        tokens = exp.Case()
+        for key, listed in words:
+            tokens = tokens.when(templates.col("settings", "l").eq(exp.convert(key)), listed)
+    (jll,) = templates.expressions(
+        "macros/scores.sql",
+        tokens=tokens,
+        bucket=bucket(exp.column("t"), templates.col("buckets", "l")),
+    ).values()
+    top, total = exp.column("top"), exp.column("total")
+    posterior = templates.expressions(
+        "macros/posterior.sql",
+        jll=jll,
+        term=normalised(exp.column("v"), top, exp.null())["term"],
+        proba=normalised(top, top, total)["proba"],
+    )
+    return {
+        name: exp.select(value).from_(lookup.subquery("l", copy=False)).subquery()
+        for name, value in posterior.items()
+    }
 
 
 def register_sqlite(connection: Any) -> None:
@@ -281,8 +335,7 @@ def _labels(tokens: exp.Query, documents: exp.Query) -> exp.Select:
         base=any_base(MODEL),
         parts=any_parts(MODEL, exp.select("*").from_(INPUT)),
     )
-    posterior = templates.select("predict/posterior.sql", jll=exp.to_table(JLL))
     final = templates.select("macros/label.sql", posterior=exp.to_table(POSTERIOR))
     return Pipeline(
-        [(INPUT, tokens), (DOCUMENTS, documents), (JLL, jll), (POSTERIOR, posterior)]
+        [(INPUT, tokens), (DOCUMENTS, documents), (JLL, jll), (POSTERIOR, posterior())]
     ).select(final)

@@ -29,6 +29,21 @@ DOCUMENTS, TRUTH, JLL, POSTERIOR, OUTCOMES = (
 )
 
 
+def normalised(jll: exp.Expr, top: exp.Expr, total: exp.Expr) -> dict[str, exp.Expr]:
+    """The log-sum-exp step (``sql/predict/normalise.sql``) of a class's ``jll``: its ``term``
+    of the document's sum and its ``proba``, given the document's ``top`` jll and ``total``."""
+    return templates.expressions("predict/normalise.sql", jll=jll, top=top, total=total)
+
+
+def posterior() -> exp.Select:
+    """The posterior of every (document, class) of the relation :data:`JLL`."""
+    rows = normalised(*(templates.col(c, "b") for c in ("jll", "top", "total")))
+    term = normalised(templates.col("jll", "a"), templates.col("top", "a"), exp.null())["term"]
+    return templates.select(
+        "predict/posterior.sql", jll=exp.to_table(JLL), term=term, proba=rows["proba"]
+    )
+
+
 def stale(entry: Entry) -> str:
     return f"model {entry.name!r} was retrained or dropped after it was loaded: load it again"
 
@@ -95,7 +110,6 @@ class Pipeline:
             base=the_kind.base(entry.name),
             parts=the_kind.parts(entry.name, entry.params),
         )
-        posterior = templates.select("predict/posterior.sql", jll=exp.to_table(JLL))
         documents = documents or the_kind.documents(db, source, inputs)
         if guard:
             fail = db.dialect.fail
@@ -113,7 +127,7 @@ class Pipeline:
                 *inputs.items(),
                 (DOCUMENTS, documents),
                 (JLL, jll),
-                (POSTERIOR, posterior),
+                (POSTERIOR, posterior()),
             )
         )
 

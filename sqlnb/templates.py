@@ -73,7 +73,8 @@ def _parsed_all() -> dict[str, bytes]:
     stamps = [
         f"{p.relative_to(root).as_posix()}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in files
     ]
-    key = f"templates pickled {getattr(sqlglot, '__version__', '')} {root} " + " ".join(stamps)
+    key = f"templates pickled {cache.source_stamp()} {getattr(sqlglot, '__version__', '')} {root} "
+    key += " ".join(stamps)
     blobs = cache.load(key)
     if not (isinstance(blobs, dict) and all(isinstance(b, bytes) for b in blobs.values())):
         names = [p.relative_to(root).as_posix() for p in files]
@@ -93,6 +94,10 @@ def _parse(name: str) -> exp.Expr:
         raise SqlnbError(f"sql/{name} holds no statement")
     for parameter in list(tree.find_all(exp.Parameter)):  # other dialects read $name so
         parameter.replace(exp.Placeholder(this=parameter.name))
+    offset = sqlglot.Dialect.get_or_raise(dialect).INDEX_OFFSET
+    for bracket in tree.find_all(exp.Bracket):  # x[i], x[$i]: written in the file's terms
+        if not all(isinstance(e, exp.Literal) for e in bracket.expressions):
+            bracket.set("offset", offset)  # (else sqlglot shifts a bound x[n + 1] to x[n + 2])
     for node in tree.walk():  # the files' comments document the files, not generated SQL
         node.comments = None
     return tree

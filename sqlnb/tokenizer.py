@@ -137,6 +137,34 @@ class Tokenizer:
         counted = templates.select(counting, grams=grams.subquery("g"))
         return counted.with_("sqlnb_kept", as_=positions)
 
+    def words(self, text: exp.Expr) -> exp.Expr:
+        """The words of one text as a list, by the rules of :meth:`tokens`, in one DuckDB
+        expression (``sql/tokenize/list.sql``): DuckDB's macros score a text without a join.
+        Stop words are dropped only where n-grams are built: alone, a stop word is in no
+        model's vocabulary, so it scores nothing either way."""
+        if self.lowercase:
+            text = exp.Lower(this=text)
+        kept: exp.Expr = exp.true()
+        if self.stop_words and self.ngrams != (1, 1):
+            stop = exp.Array(expressions=[exp.convert(w) for w in self.stop_words])
+            kept = exp.not_(exp.ArrayContains(this=stop, expression=exp.column("t")))
+        low, high = self.ngrams
+        grams = [
+            templates.expressions("tokenize/list_grams.sql", n=n)["grams"]
+            if n > 1
+            else exp.column("k")
+            for n in range(low, high + 1)
+        ]
+        (words,) = templates.expressions(
+            "tokenize/list.sql",
+            text=text,
+            pattern=self.pattern,
+            simple=self.pattern == DEFAULT_PATTERN,
+            kept=kept,
+            words=grams[0] if len(grams) == 1 else exp.func("LIST_CONCAT", *grams),
+        ).values()
+        return words
+
     def write(self, db: Database, docs: Docs, output: str, *, replace: bool = False) -> int:
         """Create table ``output`` with the tokens of ``docs``; returns its number of rows."""
         return db.write_table(output, self.tokens(docs, db), replace=replace)

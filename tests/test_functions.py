@@ -74,6 +74,7 @@ def docs(n: int = 60) -> pd.DataFrame:
 def predictions(model: sqlnb.Model, table: str) -> dict[int, tuple[str, float]]:
     found = model.predict(sqlnb.Docs(table))
     found = found.collect() if hasattr(found, "collect") else found  # Spark: a DataFrame
+    found = found.fetchall() if hasattr(found, "fetchall") else found  # DuckDB: a relation
     return {d: (label, p) for d, label, p in found}
 
 
@@ -209,3 +210,114 @@ def test_sqlite_registered_functions_equal_predict(tmp_path, kind):
         assert math.isclose(proba, expected[doc_id][1], rel_tol=1e-9, abs_tol=1e-12), doc_id
     with pytest.raises(sqlite3.OperationalError):
         plain.execute("SELECT sqlnb_classify('nope', 'x')").fetchall()
+
+
+# --- DuckDB: the macros, which score a text with list functions ---------------------------------
+
+# Texts for the tokenizer's corners: punctuation, apostrophes, Unicode, upper case, digits,
+# runs of spaces (the split-at-spaces path), stop words, repeated words.
+WORDS = [
+    "the food was good good, GOOD",
+    "it's  stale   and awful; don't buy",
+    "Éclair naïve café 42x great value",
+    "bad bad bad service the end",
+    "good value for the price",
+    "awful",
+]
+
+DUCKDB_MODELS = {  # name: training options, each model a corner of scoring or tokenizing
+    "multinomial": {},
+    "alpha0": {"alpha": 0.0},
+    "bernoulli": {"kind": "bernoulli"},
+    "bernoulli_alpha0": {"kind": "bernoulli", "alpha": 0.0},
+    "bernoulli_beta0": {"kind": "bernoulli", "beta": 0.0},
+    "complement": {"kind": "complement"},
+    "complement_norm": {"kind": "complement", "norm": True},
+    "bigrams": {"tokenizer": sqlnb.Tokenizer(ngrams=(1, 2))},
+    "bigrams_stop": {"tokenizer": sqlnb.Tokenizer(ngrams=(1, 2), stop_words=("the", "and"))},
+    "grams_2_3": {"kind": "bernoulli", "tokenizer": sqlnb.Tokenizer(ngrams=(2, 3))},
+    "stop": {"tokenizer": sqlnb.Tokenizer(stop_words=("the", "and", "good"))},
+    "cased": {"tokenizer": sqlnb.Tokenizer(lowercase=False)},
+    "pattern": {"kind": "bernoulli", "tokenizer": sqlnb.Tokenizer(pattern="[a-z]+")},
+}
+
+
+def duckdb_docs(n: int, seed: int) -> pd.DataFrame:
+    import random
+
+    pick = random.Random(seed)
+    rows = [
+        (i, " ".join(pick.sample(WORDS, 2)) + f" w{pick.randrange(9)}", f"c{i % 3}")
+        for i in range(n)
+    ]
+    return pd.DataFrame(rows, columns=["doc_id", "text", "label"])
+
+
+def test_duckdb_macros_equal_predict_for_every_kind_and_tokenizer(tmp_path):
+    import duckdb
+
+    path = tmp_path / "db.duckdb"
+    writer = duckdb.connect(str(path))
+    train = duckdb_docs(90, 1)
+    ties = pd.concat([train.assign(label="a"), train.assign(label="b")], ignore_index=True)
+    ties["doc_id"] = range(len(ties))
+    test = duckdb_docs(40, 2)
+    test["text"] = [*test["text"][:37], *UNSEEN]
+    for name, frame in (("train", train), ("ties", ties), ("test", test)):
+        writer.register("frame", frame)
+        writer.execute(f"CREATE TABLE {name} AS SELECT * FROM frame")
+        writer.unregister("frame")
+    expected = {}
+    for name, options in {**DUCKDB_MODELS, "ties": {}}.items():
+        source = sqlnb.Docs("ties" if name == "ties" else "train")
+        model = sqlnb.train(writer, source, model=name, **options)
+        expected[name] = predictions(model, "test")
+    writer.close()
+    plain = duckdb.connect(str(path), read_only=True)  # a client of its own: macros alone
+    for name, want in expected.items():
+        got = plain.execute(
+            "SELECT doc_id, sqlnb_classify(?, text), sqlnb_proba(?, text) FROM test", [name, name]
+        ).fetchall()
+        assert len(got) == 40, name
+        for doc_id, label, proba in got:
+            assert label == want[doc_id][0], (name, doc_id)
+            if want[doc_id][1] is None:
+                assert proba is None, (name, doc_id)
+            else:
+                assert math.isclose(proba, want[doc_id][1], rel_tol=1e-9, abs_tol=1e-12), (
+                    name,
+                    doc_id,
+                )
+    assert {label for label, _ in expected["ties"].values()} == {"a"}  # ties: the first class
+    # The model named by a column: each row scored by its own model.
+    by_column = plain.execute(
+        "SELECT m.name, t.doc_id, sqlnb_classify(m.name, t.text), sqlnb_proba(m.name, t.text) "
+        "FROM test AS t CROSS JOIN (VALUES ('bigrams'), ('bernoulli'), ('pattern')) AS m(name)"
+    ).fetchall()
+    assert len(by_column) == 120
+    for name, doc_id, label, proba in by_column:
+        assert label == expected[name][doc_id][0], (name, doc_id)
+        assert math.isclose(proba, expected[name][doc_id][1], rel_tol=1e-9), (name, doc_id)
+
+
+def test_duckdb_macros_refuse_unknown_models_and_models_without_a_tokenizer():
+    import duckdb
+
+    con = duckdb.connect()
+    con.register("frame", duckdb_docs(30, 3))
+    con.execute("CREATE TABLE train AS SELECT * FROM frame")
+    con.execute("CREATE TABLE tok AS SELECT 1 AS doc_id, 'good' AS word, 2 AS count")
+    con.execute("CREATE TABLE lab AS SELECT 1 AS doc_id, 'c0' AS label")
+    sqlnb.train(con, sqlnb.Docs("train"), model="text")
+    sqlnb.train(con, "tok", "lab", model="tokens")
+    for query, message in [
+        ("SELECT sqlnb_classify('nope', 'x')", "no model named 'nope' in this database"),
+        ("SELECT sqlnb_proba('nope', text) FROM train", "no model named 'nope' in this database"),
+        (
+            "SELECT sqlnb_classify('tokens', 'good food')",
+            "model 'tokens' has no tokenizer (it was not trained from text): classify its "
+            "tokens with sqlnb_predict",
+        ),
+    ]:
+        with pytest.raises(duckdb.Error, match=re.escape(message)):
+            con.execute(query).fetchall()

@@ -1,6 +1,7 @@
 -- Posterior of every (document, class) from a joint log-likelihood (doc_id, class_id, jll), for
 -- every kind: log-sum-exp in window functions, the argmax and its tie rule, written once.
 --   log_proba = jll - top - ln(sum_k exp(jll_k - top)), top the document's largest jll;
+--   $term (a class's exp(jll - top)) and $proba are sql/predict/normalise.sql's;
 --   rn = 1 marks the predicted class: the largest jll, ties to the first class in sorted order.
 -- A NULL jll is -infinity: that class's proba is 0 and its log_proba NULL. If every class of a
 -- document is NULL its posterior is undefined (proba NULL) and the first class is predicted.
@@ -9,12 +10,7 @@ SELECT
   b.class_id AS class_id,
   b.jll AS jll,
   b.jll - b.top - LN(CASE WHEN b.total > 0 THEN b.total END) AS log_proba,
-  CASE
-    WHEN b.top IS NULL THEN NULL
-    WHEN b.jll IS NULL THEN CAST(0 AS DOUBLE)
-    WHEN b.jll - b.top - LN(b.total) < -700 THEN CAST(0 AS DOUBLE)
-    ELSE EXP(b.jll - b.top - LN(b.total))
-  END AS proba,
+  $proba AS proba,
   ROW_NUMBER() OVER (
     PARTITION BY b.doc_id
     ORDER BY CASE WHEN b.jll IS NULL THEN 1 ELSE 0 END, b.jll DESC, b.class_id
@@ -25,9 +21,7 @@ FROM (
     a.class_id AS class_id,
     a.jll AS jll,
     a.top AS top,
-    SUM(
-      CASE WHEN a.jll IS NULL OR a.jll - a.top < -700 THEN 0 ELSE EXP(a.jll - a.top) END
-    ) OVER (PARTITION BY a.doc_id) AS total
+    SUM($term) OVER (PARTITION BY a.doc_id) AS total
   FROM (
     SELECT
       j.doc_id AS doc_id,
