@@ -12,6 +12,11 @@ tokenizer of the database's text models, chosen by the model's row of sqlnb_toke
 are rewritten, in the training's transaction, when a training brings a tokenizer they do not
 have (sqlnb_functions records the ones they do). An unknown model name, and text for a model
 trained from a tokens table (which has no tokenizer), are errors that name the model.
+
+PostgreSQL's and Spark's functions (and SQLite's registered ones) run the set-based prediction
+pipeline on their one text. DuckDB's sqlnb_classify and sqlnb_proba score a text with list
+functions instead (:func:`_listed`), in one projection that DuckDB runs in parallel over the
+distinct texts of a query: the pipeline, decorrelated, grouped every token row by its text.
 """
 
 from __future__ import annotations
@@ -97,13 +102,12 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     recorded: exp.Query = rows[0]
     for row in rows[1:]:
         recorded = exp.union(recorded, row, distinct=False)
-    text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
-
-    def scalar(column: str) -> exp.Expr:
-        return _scalar(text, column, db.dialect.name)
-
-    duckdb = db.dialect.name == "duckdb"
-    listed = _listed(keys) if duckdb else {}
+    if db.dialect.name == "duckdb":  # list functions: see _listed
+        listed = _listed(keys)
+        label, proba = (_checked_text(listed[column], "duckdb") for column in ("label", "proba"))
+    else:
+        text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
+        label, proba = (_scalar(text, column, db.dialect.name) for column in ("label", "proba"))
     postgres = db.dialect.name == "postgres"
     source = (
         exp.to_table(SOURCE)
@@ -126,13 +130,13 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
         exp.insert(recorded, record, columns=["version", "settings"]),
     ]
     if postgres:
-        return [*records, *_postgres(db, scalar("label"), scalar("proba"), checked_table)]
+        return [*records, *_postgres(db, label, proba, checked_table)]
     if db.dialect.name == "spark":  # no table argument: IDENTIFIER() takes only a constant
-        return [*records, *_spark(db, scalar("label"), scalar("proba"))]
+        return [*records, *_spark(db, label, proba)]
     return [
         *records,
-        templates.render("macros/classify.sql", body=_checked_text(listed["label"], "duckdb")),
-        templates.render("macros/proba.sql", body=_checked_text(listed["proba"], "duckdb")),
+        templates.render("macros/classify.sql", body=label),
+        templates.render("macros/proba.sql", body=proba),
         templates.render("macros/predict.sql", body=checked_table.subquery("b")),
     ]
 
