@@ -150,7 +150,7 @@ class Tokenizer:
             kept = exp.not_(exp.ArrayContains(this=stop, expression=exp.column("t")))
         low, high = self.ngrams
         grams = [
-            templates.expressions("tokenize/list_grams.sql", n=n)["grams"]
+            templates.expressions("tokenize/list_grams.sql", n=n, gram=_gram(n))["grams"]
             if n > 1
             else exp.column("k")
             for n in range(low, high + 1)
@@ -183,6 +183,22 @@ class Tokenizer:
                 this=exp.DPipe(this=gram, expression=exp.convert(" ")), expression=lead
             )
         return templates.select("tokenize/ngrams.sql", gram=gram, kept=exp.to_table("sqlnb_kept"))
+
+
+def _gram(n: int) -> exp.Expr:
+    """k[i] || ' ' || k[i + 1] || ... || k[i + n - 1]: the n-gram at position i of the list k
+    (an index in DuckDB's terms, from 1: ``offset`` keeps sqlglot from shifting it)."""
+
+    def token(j: int) -> exp.Expr:
+        index = exp.column("i") if j == 0 else exp.column("i") + exp.Literal.number(j)
+        return exp.Bracket(this=exp.column("k"), expressions=[index], offset=1)
+
+    gram = token(0)
+    for j in range(1, n):
+        gram = exp.DPipe(
+            this=exp.DPipe(this=gram, expression=exp.convert(" ")), expression=token(j)
+        )
+    return gram
 
 
 def _words(words: tuple[str, ...]) -> exp.Expr:

@@ -3,8 +3,9 @@
 -- text in a projection, without a join or an aggregate. Built by each query from the model's
 -- tables (sqlnb_scoring, sqlnb_base, sqlnb_classes, sqlnb_tokenizers); $model is its name.
 --   words: the vocabulary, grouped by hash bucket (sql/macros/bucket.sql, $bucket), with four
---     buckets per word, so that most buckets hold one word or none;
---   start, cnt: per bucket, the position in words of its first word (0 if none), its words;
+--     buckets per word, so that most buckets hold one word or none; owner: each word's bucket;
+--   start: per bucket, the position in words of its first word, negative if the bucket holds
+--     more than one (0 if none); longest: the most words a bucket holds;
 --   weight, zero: per class (in class order), a list in the order of words: the word's weight
 --     (for Bernoulli log theta - log(1 - theta), its rows of sqlnb_scoring's two blocks added
 --     up as sqlnb.kinds.wide.parts adds them) and its number of factors of probability 0
@@ -12,6 +13,8 @@
 --   base, base_zero, presence: sqlnb_base's per-class base and whether a word counts once;
 --   k: the number of classes; labels: theirs, in class order; settings: the model's tokenizer.
 -- $weight is the column of class c in the block row s; $block the first class of c's block.
+-- Each list is one aggregate over the rows it lists (a LIST costs about 0.1 microsecond an
+-- element: the dense start list, four entries a word, is most of the row's cost).
 WITH
   classes AS (
     SELECT c.class_id AS class_id, c.label AS label
@@ -41,15 +44,44 @@ WITH
       CROSS JOIN size AS z
     ) AS v
   ),
-  slots AS (
-    SELECT r.range + 1 AS bucket, COALESCE(MIN(v.pos), 0) AS start, COUNT(v.pos) AS cnt
-    FROM size AS z
-    CROSS JOIN RANGE(CAST(z.buckets AS BIGINT)) AS r
-    LEFT JOIN vocabulary AS v
-      ON v.bucket = r.range + 1
-    GROUP BY r.range
-  ),
-  ordered AS (
+  occupied AS (
+    SELECT
+      v.bucket AS bucket,
+      CASE WHEN COUNT(*) > 1 THEN -MIN(v.pos) ELSE MIN(v.pos) END AS start,
+      COUNT(*) AS cnt
+    FROM vocabulary AS v
+    GROUP BY v.bucket
+  )
+SELECT
+  z.buckets AS buckets,
+  v.words AS words,
+  v.owner AS owner,
+  s.start AS start,
+  s.longest AS longest,
+  o.weight AS weight,
+  o.zero AS zero,
+  x.zeros AS zeros,
+  b.base AS base,
+  b.base_zero AS base_zero,
+  b.presence AS presence,
+  c.k AS k,
+  c.labels AS labels,
+  t.settings AS settings
+FROM size AS z
+CROSS JOIN (
+  SELECT LIST(v.word ORDER BY v.pos) AS words, LIST(v.bucket ORDER BY v.pos) AS owner
+  FROM vocabulary AS v
+) AS v
+CROSS JOIN (
+  SELECT LIST(COALESCE(g.start, 0) ORDER BY r.range) AS start, MAX(g.cnt) AS longest
+  FROM size AS z
+  CROSS JOIN RANGE(CAST(z.buckets AS BIGINT)) AS r
+  LEFT JOIN occupied AS g
+    ON g.bucket = r.range + 1
+) AS s
+CROSS JOIN (
+  SELECT LIST(p.weight ORDER BY p.class_id) AS weight, LIST(p.zero ORDER BY p.class_id) AS zero
+  FROM (
     SELECT
       w.class_id AS class_id,
       LIST(w.weight ORDER BY v.pos) AS weight,
@@ -58,18 +90,21 @@ WITH
     JOIN vocabulary AS v
       ON v.word = w.word
     GROUP BY w.class_id
-  )
-SELECT
-  (SELECT z.buckets FROM size AS z) AS buckets,
-  (SELECT LIST(v.word ORDER BY v.pos) FROM vocabulary AS v) AS words,
-  (SELECT LIST(s.start ORDER BY s.bucket) FROM slots AS s) AS start,
-  (SELECT LIST(s.cnt ORDER BY s.bucket) FROM slots AS s) AS cnt,
-  (SELECT LIST(o.weight ORDER BY o.class_id) FROM ordered AS o) AS weight,
-  (SELECT LIST(o.zero ORDER BY o.class_id) FROM ordered AS o) AS zero,
-  (SELECT COALESCE(BOOL_OR(w.zero <> 0), FALSE) FROM weights AS w) AS zeros,
-  (SELECT LIST(b.score ORDER BY b.class_id) FROM sqlnb_base AS b WHERE b.model = $model) AS base,
-  (SELECT LIST(b.n_zero ORDER BY b.class_id) FROM sqlnb_base AS b WHERE b.model = $model) AS base_zero,
-  (SELECT BOOL_OR(b.presence) FROM sqlnb_base AS b WHERE b.model = $model) AS presence,
-  (SELECT COUNT(*) FROM classes AS c) AS k,
-  (SELECT LIST(c.label ORDER BY c.class_id) FROM classes AS c) AS labels,
-  (SELECT t.settings FROM sqlnb_tokenizers AS t WHERE t.model = $model) AS settings
+  ) AS p
+) AS o
+CROSS JOIN (
+  SELECT COALESCE(BOOL_OR(w.zero <> 0), FALSE) AS zeros FROM weights AS w
+) AS x
+CROSS JOIN (
+  SELECT
+    LIST(b.score ORDER BY b.class_id) AS base,
+    LIST(b.n_zero ORDER BY b.class_id) AS base_zero,
+    BOOL_OR(b.presence) AS presence
+  FROM sqlnb_base AS b
+  WHERE b.model = $model
+) AS b
+CROSS JOIN (
+  SELECT COUNT(*) AS k, LIST(c.label ORDER BY c.class_id) AS labels FROM classes AS c
+) AS c
+LEFT JOIN sqlnb_tokenizers AS t
+  ON t.model = $model

@@ -2,10 +2,11 @@
 -- text model: a list, one per class in class order, as sql/predict/jll.sql computes it. $tokens
 -- is the text's words as a list (sqlnb.tokenizer.Tokenizer.words); l the model's lookup row
 -- (sql/macros/lookup.sql). Each token is found in its hash bucket ($bucket, of the token t):
--- the bucket's first word, else (rarely) the bucket's other words; found is its position in
--- l.words, 0 for a word the model does not know. A Bernoulli model (l.presence) counts a word
--- once. A class's jll is its base plus its weights of the words found, NULL (-infinity) where
--- the base is undefined or a factor of probability 0 remains.
+-- the bucket's first word, else (rarely: a start below 0) the bucket's other words, the next
+-- ones of l.owner that bucket; found is its position in l.words, 0 for a word the model does
+-- not know. A Bernoulli model (l.presence) counts a word once. A class's jll is its base plus
+-- its weights of the words found, NULL (-infinity) where the base is undefined or a factor of
+-- probability 0 remains.
 -- LIST_TRANSFORM([value], LAMBDA name: ...)[1] names a value once (DuckDB has no LET).
 SELECT
   LIST_TRANSFORM(
@@ -15,12 +16,12 @@ SELECT
         LIST_TRANSFORM(
           toks,
           LAMBDA t: CASE
-            WHEN l.words[l.start[$bucket]] = t THEN l.start[$bucket]
-            WHEN l.cnt[$bucket] > 1
+            WHEN l.words[ABS(l.start[$bucket])] = t THEN ABS(l.start[$bucket])
+            WHEN l.start[$bucket] < 0
               THEN COALESCE(
                 LIST_FILTER(
-                  RANGE(l.start[$bucket] + 1, l.start[$bucket] + l.cnt[$bucket]),
-                  LAMBDA i: l.words[i] = t
+                  RANGE(1 - l.start[$bucket], l.longest - l.start[$bucket]),
+                  LAMBDA i: l.owner[i] = $bucket AND l.words[i] = t
                 )[1],
                 0
               )
