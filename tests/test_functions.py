@@ -80,11 +80,15 @@ def predictions(model: sqlnb.Model, table: str) -> dict[int, tuple[str, float]]:
 
 @pytest.mark.parametrize(
     "options",
-    [{}, {"alpha": 0.0}, {"kind": "bernoulli"}, {"kind": "complement"}],
-    ids=["multinomial", "alpha0", "bernoulli", "complement"],
+    [{}, {"alpha": 0.0}, {"kind": "bernoulli"}, {"kind": "complement"}, {"ties": True}],
+    ids=["multinomial", "alpha0", "bernoulli", "complement", "ties"],
 )
 def test_functions_equal_predict(engine, options):
-    engine.load("train", docs())
+    options, train = dict(options), docs()  # (a copy: the parameters serve every engine)
+    if options.pop("ties", False):  # two classes with the same documents: every jll ties
+        train = pd.concat([train.assign(label="a"), train.assign(label="b")], ignore_index=True)
+        train["doc_id"] = range(len(train))
+    engine.load("train", train)
     test = docs(30)
     test["text"] = [*test["text"][:27], *UNSEEN]
     engine.load("test", test)
@@ -96,6 +100,9 @@ def test_functions_equal_predict(engine, options):
         want_label, want_proba = expected[doc_id]
         assert label == want_label, doc_id
         assert math.isclose(proba, want_proba, rel_tol=1e-9, abs_tol=1e-12), doc_id
+    if train["label"].nunique() == 2:  # the ties: the first class, at probability one half
+        assert {label for _, label, _ in got} == {"a"}
+        assert all(math.isclose(p, 0.5) for _, _, p in got)
 
 
 def test_a_table_by_name_unknown_models_and_models_without_a_tokenizer(pg):
