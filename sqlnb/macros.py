@@ -166,11 +166,14 @@ def _listed(keys: list[str]) -> dict[str, exp.Expr]:
     def bucket(word: exp.Expr, buckets: exp.Expr) -> exp.Expr:
         return templates.expressions("macros/bucket.sql", word=word, buckets=buckets)["bucket"]
 
+    row_block, sign = wide.signed_block()
     lookup = templates.select(
         "macros/lookup.sql",
         model=MODEL,
         weight=wide.pick("w"),
         block=wide.block_of(templates.col("class_id", "c")),
+        row_block=row_block,
+        sign=sign,
         bucket=bucket(templates.col("word", "w"), templates.col("buckets", "z")),
     )
     words: list[tuple[str, exp.Expr]] = [

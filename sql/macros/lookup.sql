@@ -11,8 +11,9 @@
 --     up as sqlnb.kinds.wide.parts adds them) and its number of factors of probability 0
 --     (a NULL weight adds one, a NULL log(1 - theta) takes one); zeros: whether any is not 0;
 --   base, base_zero, presence: sqlnb_base's per-class base and whether a word counts once;
---   k: the number of classes; labels: theirs, in class order; settings: the model's tokenizer.
--- $weight is the column of class c in the block row s; $block the first class of c's block.
+--   labels: the classes' labels, in class order; settings: the model's tokenizer.
+-- $weight is the column of class c in the row s, $block the first class of c's block, $row_block
+-- and $sign the block s holds and the sign its weights count with (sqlnb.kinds.wide).
 -- Each list is one aggregate over the rows it lists (a LIST costs about 0.1 microsecond an
 -- element: the dense start list, four entries a word, is most of the row's cost).
 WITH
@@ -25,11 +26,11 @@ WITH
     SELECT
       s.word AS word,
       c.class_id AS class_id,
-      SUM(CASE WHEN s.base < 0 THEN -1 ELSE 1 END * COALESCE($weight, 0)) AS weight,
-      SUM(CASE WHEN $weight IS NULL THEN CASE WHEN s.base < 0 THEN -1 ELSE 1 END ELSE 0 END) AS zero
+      SUM($sign * COALESCE($weight, 0)) AS weight,
+      SUM(CASE WHEN $weight IS NULL THEN $sign ELSE 0 END) AS zero
     FROM sqlnb_scoring AS s
     JOIN classes AS c
-      ON $block = CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END
+      ON $block = $row_block
     WHERE s.model = $model
     GROUP BY s.word, c.class_id
   ),
@@ -64,7 +65,6 @@ SELECT
   b.base AS base,
   b.base_zero AS base_zero,
   b.presence AS presence,
-  c.k AS k,
   c.labels AS labels,
   t.settings AS settings
 FROM size AS z
@@ -104,7 +104,7 @@ CROSS JOIN (
   WHERE b.model = $model
 ) AS b
 CROSS JOIN (
-  SELECT COUNT(*) AS k, LIST(c.label ORDER BY c.class_id) AS labels FROM classes AS c
+  SELECT LIST(c.label ORDER BY c.class_id) AS labels FROM classes AS c
 ) AS c
 LEFT JOIN sqlnb_tokenizers AS t
   ON t.model = $model

@@ -7,7 +7,8 @@
 -- not know. A Bernoulli model (l.presence) counts a word once. A class's jll is its base plus
 -- its weights of the words found, NULL (-infinity) where the base is undefined or a factor of
 -- probability 0 remains.
--- LIST_TRANSFORM([value], LAMBDA name: ...)[1] names a value once (DuckDB has no LET).
+-- LIST_TRANSFORM([value], LAMBDA name: ...)[1] names a value once (DuckDB has no LET); $bucket
+-- is written out where it is used instead: a name for each token costs more than hashing again.
 SELECT
   LIST_TRANSFORM(
     [CASE WHEN l.presence THEN LIST_DISTINCT($tokens) ELSE $tokens END],
@@ -30,7 +31,7 @@ SELECT
         )
       ],
       LAMBDA found: LIST_TRANSFORM(
-        RANGE(1, l.k + 1),
+        RANGE(1, LEN(l.labels) + 1),
         LAMBDA c: CASE
           WHEN l.base[c] IS NULL
             OR l.zeros

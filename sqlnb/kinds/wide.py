@@ -272,6 +272,16 @@ def absent_sums(model: Name) -> exp.Select:
     )
 
 
+def signed_block() -> tuple[exp.Expr, exp.Expr]:
+    """For a row ``s`` of the table: the first class of the block it holds weights of, and the
+    sign they count with. A row of Bernoulli's log(1 - theta) (base < 0) holds block
+    -1 - base and counts against it."""
+    negative = exp.LT(this=col("base", "s"), expression=_int(0))
+    block = exp.Case().when(negative, exp.Sub(this=_int(-1), expression=col("base", "s")))
+    sign = exp.Case().when(negative.copy(), _int(-1)).else_(_int(1))
+    return block.else_(col("base", "s")), sign
+
+
 def parts(
     model: Name, tokens: exp.Query, *, zeros: bool, absent: bool, presence: bool = False
 ) -> exp.Select:
@@ -284,12 +294,7 @@ def parts(
     counts once where the model's sqlnb_base says so (for SQL functions that serve any kind).
     The model is chosen in the WHERE of the joins, not inside a derived table: Spark decorrelates
     a SQL function's body only in that shape."""
-    block: exp.Expr = col("base", "s")
-    sign: exp.Expr = _int(1)
-    if absent:  # a row of log(1 - theta) counts against its block
-        negative = exp.LT(this=col("base", "s"), expression=_int(0))
-        block = exp.Case().when(negative, exp.Sub(this=_int(-1), expression=block)).else_(block)
-        sign = exp.Case().when(negative.copy(), _int(-1)).else_(_int(1))
+    block, sign = signed_block() if absent else (col("base", "s"), _int(1))
     count: exp.Expr = col("count", "t")
     if presence:
         count = exp.Case().when(col("presence", "p"), exp.cast(_int(1), DOUBLE)).else_(count)
