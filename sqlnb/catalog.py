@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,7 +29,13 @@ MODELS = ModelTable(
     ("kind", "params", "label_type", "n_docs", "n_classes", "n_features", "trained_at", "version"),
     counts=True,
 )
-CLASSES = ModelTable("sqlnb_classes", ("class_id", "label", "n_docs"), counts=True)
+CLASSES = ModelTable(
+    "sqlnb_classes",
+    ("class_id", "label", "n_docs"),
+    counts=True,
+    keys=(("class_id",), ("label",)),
+    amounts=("n_docs",),
+)
 PRIOR = ModelTable("sqlnb_prior", ("class_id", "label", "log_prior"))
 TOKENIZERS = ModelTable(
     "sqlnb_tokenizers", ("settings", "lowercase", "pattern", "ngram_min", "ngram_max")
@@ -172,3 +179,74 @@ def is_current(db: Database, the_entry: Entry) -> bool:
     found = row(db, the_entry.name)
     keys: Sequence[str] = ("kind", "params", "trained_at")
     return found is not None and all(found[k] == the_entry.info.get(k) for k in keys)
+
+
+def flaws(
+    db: Database, table: ModelTable, source: exp.Expr, n_classes: int, *, unique: bool = True
+) -> str | None:
+    """The first way the rows of ``source`` (a relation with ``table``'s columns: a model
+    file's, or a model's rows) break what ``table`` declares (:class:`ModelTable`), in words,
+    or None; without ``unique``, repeated keys are not looked for."""
+    column = templates.col
+    checks: list[tuple[str, exp.Expr]] = []
+
+    def rows(condition: exp.Expr) -> exp.Expr:
+        return exp.Sum(this=exp.Case().when(condition, exp.convert(1)).else_(exp.convert(0)))
+
+    def bad_number(name: str) -> exp.Expr:
+        finite = exp.EQ(
+            this=exp.Mul(this=column(name), expression=exp.convert(0)), expression=exp.convert(0)
+        )
+        return exp.or_(column(name).is_(exp.null()), exp.not_(finite))
+
+    for name in dict.fromkeys(c for key in table.keys for c in key):
+        checks.append((f"rows with a NULL {name}", rows(column(name).is_(exp.null()))))
+    if "class_id" in table.columns:
+        outside = exp.or_(
+            column("class_id") < 0,
+            column("class_id") >= n_classes,
+            column("class_id").is_(exp.null()),
+        )
+        checks.append(("rows whose class_id is not one of the model's classes", rows(outside)))
+    for name in table.amounts:
+        negative = exp.or_(bad_number(name), column(name) < 0)
+        checks.append(
+            (f"values of {name} that are NULL, NaN, infinite or negative", rows(negative))
+        )
+    for name in table.finite:
+        checks.append((f"values of {name} that are NULL, NaN or infinite", rows(bad_number(name))))
+    sums = [exp.Sum(this=column(name)) for name in table.amounts]
+    query = exp.select(
+        *(c.as_(f"c{i}") for i, (_, c) in enumerate(checks)),
+        *(total.as_(f"s{i}") for i, total in enumerate(sums)),
+    ).from_(source)
+    found = db.fetch(query)[0]
+    for (what, _), n in zip(checks, found):
+        if n:
+            return f"{int(n)} {what}"
+    for name, total in zip(table.amounts, found[len(checks) :]):
+        if total is not None and not math.isfinite(float(total)):
+            return f"values of {name} whose sum is not a finite number (it overflows)"
+    for key in table.keys:
+        repeated = exp.select(exp.func("COUNT", exp.Star())).from_(
+            exp.select(*key)
+            .from_(source.copy())
+            .group_by(*key)
+            .having(exp.func("COUNT", exp.Star()) > 1)
+            .subquery("r")
+        )
+        n = db.fetch(repeated)[0][0]
+        if n:
+            return f"{int(n)} repeated values of ({', '.join(key)})"
+    return None
+
+
+def counted_flaws(db: Database, model: str, the_kind: Kind, n_classes: int) -> str | None:
+    """Whether a model's counts, just counted, are usable numbers (finite sums: counts near
+    the largest double overflow when they are added up), or why not."""
+    for table in (CLASSES, *(t for t in the_kind.tables if t.counts)):
+        rows = exp.select("*").from_(table.node()).where(exp.column("model").eq(exp.convert(model)))
+        problem = flaws(db, table, rows.subquery("m"), n_classes, unique=False)
+        if problem is not None:
+            return f"{table.name}: {problem}"
+    return None

@@ -1,4 +1,4 @@
-"""sqlnb's one exception. Library code raises it; only the CLI turns it into exit code 1."""
+"""sqlnb's exceptions. Library code raises them; only the CLI turns them into exit code 1."""
 
 from __future__ import annotations
 
@@ -9,3 +9,7 @@ class SqlnbError(Exception):
     def __init__(self, message: str, *, sql: str | None = None) -> None:
         super().__init__(" ".join(message.split()))
         self.sql = sql
+
+
+class MissingTable(SqlnbError):
+    """A table or view that does not exist (as opposed to one the role may not read)."""

@@ -14,18 +14,23 @@ leaves nothing, and one that replaces an earlier export of a model replaces it w
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
+import sqlglot
 from sqlglot import exp
 
-from sqlnb import catalog, macros, training
-from sqlnb.catalog import MODELS
+from sqlnb import catalog, training
+from sqlnb.catalog import CLASSES, MODELS
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.kinds import kind
+from sqlnb.hyper import Pruning
+from sqlnb.kinds import Kind, kind
+from sqlnb.tokenizer import Tokenizer
 
 STAGED = "sqlnb_import"  # the temporary relation a file is read into
 
@@ -94,43 +99,72 @@ def _publish(folder: Path, path: Path) -> None:
 
 def import_model(db: Database, path: Path, name: str | None = None) -> str:
     """Load a model file into the database (replacing a model of the same name, atomically);
-    returns the model's name."""
+    returns the model's name. Every value a training would have refused is refused here too,
+    naming the file and the value, before anything is written."""
     file = path / f"{MODELS.name}.parquet"
     if not file.exists():
         raise SqlnbError(f"{str(path)!r} is not a model file: no {MODELS.name}.parquet in it")
+    where = f"model file {str(path)!r}"
     info = _catalog_row(file)
+    the_kind, params, n_classes = _described(info, where)
     name = name or str(info["model"])
-    params = json.loads(info["params"])
-    the_kind = kind(info["kind"])
     tables = catalog.counts(the_kind)[1:]
     for table in tables:
         if not (path / f"{table.name}.parquet").exists():
-            raise SqlnbError(f"model file {str(path)!r} lacks {table.name}.parquet")
-    replacing = catalog.replacing(db, name, the_kind)  # reads the catalog: before the writes
-    with db.transaction():
-        for statement in replacing:
-            db.execute(statement)
-        for table in tables:
+            raise SqlnbError(f"{where} lacks {table.name}.parquet")
+    with contextlib.ExitStack() as stack:
+        inserts: list[exp.Expr] = []
+        for i, table in enumerate(tables):
             file = path / f"{table.name}.parquet"
-            with db.parquet(file, STAGED) as (staged, types):
-                wanted = list(table.types())
-                missing = [c for c in wanted if c not in types]
-                if missing:
-                    raise SqlnbError(
-                        f"{file.name} of model file {str(path)!r} has no column {missing[0]!r}"
-                    )
-                rows = exp.select(
-                    exp.convert(name).as_("model"),
-                    *(exp.column(c, quoted=True) for c in wanted[1:]),
-                ).from_(staged)
-                db.execute(exp.insert(rows, table.node(), columns=wanted))
-        for statement in training.parameters(
-            name, the_kind, params, info["label_type"], int(info["n_classes"])
-        ):
-            db.execute(statement)
-        the_kind.check(db, name, params)
-        macros.refresh(db)
-    return name
+            staged, types = stack.enter_context(db.parquet(file, f"{STAGED}_{i}"))
+            wanted = list(table.types())
+            missing = [c for c in wanted if c not in types]
+            if missing:
+                raise SqlnbError(f"{file.name} of {where} has no column {missing[0]!r}")
+            problem = catalog.flaws(db, table, staged, n_classes)
+            if problem is None and table is CLASSES:
+                (n,) = db.fetch(exp.select(exp.func("COUNT", exp.Star())).from_(staged))[0]
+                problem = None if n == n_classes else f"{n} classes, not {n_classes}"
+            if problem is not None:
+                raise SqlnbError(f"{file.name} of {where} has {problem}")
+            rows = exp.select(
+                exp.convert(name).as_("model"),
+                *(exp.column(c, quoted=True) for c in wanted[1:]),
+            ).from_(staged)
+            inserts.append(exp.insert(rows, table.node(), columns=wanted))
+        statements = [
+            *catalog.replacing(db, name, the_kind),
+            *inserts,
+            *training.parameters(name, the_kind, params, info["label_type"], n_classes),
+        ]
+        return training.Training(db, name, the_kind, params, statements, reads=where).apply().name
+
+
+def _described(info: dict[str, str], where: str) -> tuple[Kind, dict[str, Any], int]:
+    """The kind, the settings and the number of classes of a model file's catalog row, each
+    checked as a training checks what it is given."""
+    the_kind = kind(info.get("kind", ""))
+    try:
+        params = json.loads(info.get("params", ""))
+    except ValueError as error:
+        raise SqlnbError(f"{where}: its settings (params) are not JSON: {error}") from None
+    if not isinstance(params, dict):
+        raise SqlnbError(f"{where}: its settings (params) are not a JSON object")
+    try:
+        given = {k: params.get(k) for k in the_kind.hyperparameters}
+        params = {**params, **the_kind.resolve(given)}
+        the_kind.check_settings(params)
+        if params.get("tokenizer") is not None:
+            Tokenizer.from_dict(params["tokenizer"])
+        if params.get("pruning") is not None:
+            Pruning(**params["pruning"])
+        exp.DataType.build(info.get("label_type", ""), dialect="duckdb")
+        n_classes = int(info.get("n_classes", ""))
+    except (SqlnbError, TypeError, ValueError, sqlglot.errors.ParseError) as error:
+        raise SqlnbError(f"{where}: {error}") from None
+    if n_classes < 1:
+        raise SqlnbError(f"{where}: n_classes is {n_classes}")
+    return the_kind, params, n_classes
 
 
 def _catalog_row(file: Path) -> dict[str, str]:

@@ -21,6 +21,7 @@ distinct texts of a query: the pipeline, decorrelated, grouped every token row b
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -74,7 +75,8 @@ def refresh(db: Database) -> None:
         built = db.fetch(exp.select("version", "settings").from_(record))
         if sorted(built, key=str) == sorted(wanted, key=str):
             return
-    key = f"macros {db.dialect.name} {cache.source_stamp()} {json.dumps(keys)}"
+    where = db.backend.schema or ""  # the functions' text names it (PostgreSQL)
+    key = f"macros {db.dialect.name} {where} {cache.source_stamp()} {json.dumps(keys)}"
     texts = cache.load(key)  # the same for every database: built once per machine
     if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
         texts = [
@@ -110,7 +112,7 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
         label, proba = (_scalar(text, column, db.dialect.name) for column in ("label", "proba"))
     postgres = db.dialect.name == "postgres"
     source = (
-        exp.to_table(SOURCE)
+        exp.table_(SOURCE, db="pg_temp")
         if postgres
         else exp.Table(this=exp.Anonymous(this="query_table", expressions=[TOKENS_ARG]))
     )
@@ -239,27 +241,38 @@ def register_sqlite(connection: Any) -> None:
 def _postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select) -> list[str]:
     """The PostgreSQL functions: sqlnb_classify and sqlnb_proba are SQL functions around the
     same scalar pipeline as the macros; sqlnb_predict runs the table pipeline with the table
-    put in by format() and the model bound as $1. DuckDB's error() becomes sqlnb_raise()."""
+    put in by format() and the model bound as $1. DuckDB's error() becomes sqlnb_raise().
+    Each is created in the models' schema and names every table with it (the statements are
+    built on the database, whose backend qualifies them)."""
+    schema = db.backend.schema or "public"
+    ident = exp.to_identifier(schema, quoted=True).sql("postgres")
+    raising = exp.Dot(this=exp.to_identifier(schema, quoted=True), expression=RAISE)
 
     def fill(name: str, **values: str) -> str:
-        return _filled("postgres", name, **values)
+        return _filled("postgres", name, schema=ident, **values)
 
     as_text = [exp.cast(exp.column(c, "r"), "TEXT").as_(c) for c in ("doc_id", "label")]
     rows = exp.select(*as_text, exp.column("proba", "r")).from_(table.subquery("r"))
-    bound = _bound(_raising(rows, "BOOLEAN"), {MODEL.name: exp.Parameter(this=exp.convert(1))})
-    query = db.sql(bound).replace("%", "%%").replace(SOURCE, "%s")  # for format()
+    model = {MODEL.name: exp.Parameter(this=exp.convert(1))}
+    bound = _bound(_raising(rows, "BOOLEAN", raising), model)
+    source = exp.table_(SOURCE, db="pg_temp").sql("postgres")  # left as it is, then %s
+    query = db.sql(bound).replace("%", "%%").replace(source, "%s")  # for format()
     return [
         fill("raise"),
-        fill("classify", body=db.sql(_raising(label, "TEXT"))),
-        fill("proba", body=db.sql(_raising(proba, "DOUBLE PRECISION"))),
-        fill("predict", query="'" + query.replace("'", "''") + "'"),
+        fill("classify", body=db.sql(_raising(label, "TEXT", raising))),
+        fill("proba", body=db.sql(_raising(proba, "DOUBLE PRECISION", raising))),
+        fill(
+            "predict",
+            query=exp.Literal.string(query).sql("postgres"),
+            schema_text=exp.Literal.string(ident).sql("postgres"),
+        ),
     ]
 
 
 def _spark(db: Database, label: exp.Expr, proba: exp.Expr) -> list[str]:
     """The Spark SQL functions sqlnb_classify and sqlnb_proba: the scalar pipeline of the macros,
     DuckDB's error() as Spark's raise_error()."""
-    fail = db.dialect.fail or "raise_error"
+    fail = exp.Anonymous(this=db.dialect.fail or "raise_error")
     return [
         _filled("spark", name, body=db.sql(_raising(body, None, fail)))
         for name, body in (("classify", label), ("proba", proba))
@@ -268,11 +281,14 @@ def _spark(db: Database, label: exp.Expr, proba: exp.Expr) -> list[str]:
 
 def _filled(dialect: str, name: str, **values: str) -> str:
     """sql/functions/<dialect>/<name>.sql.in with each {key} replaced by its text (a function's
-    body is a string to the engine, so it is pasted in whole)."""
+    body is a string to the engine, so it is pasted in whole), and {quoted} by a dollar quote
+    that the text between never holds: no text of a user's (a stop word, a pattern) can close
+    it."""
     text = (templates.sql_dir() / "functions" / dialect / f"{name}.sql.in").read_text("utf-8")
     for key, value in values.items():
         text = text.replace("{" + key + "}", value)
-    return text
+    tag = next(f"$sqlnb{i or ''}$" for i in itertools.count() if f"$sqlnb{i or ''}$" not in text)
+    return text.replace("{quoted}", tag)
 
 
 def _bound(tree: exp.Expr, values: Mapping[str, exp.Expr]) -> exp.Expr:
@@ -284,13 +300,20 @@ def _bound(tree: exp.Expr, values: Mapping[str, exp.Expr]) -> exp.Expr:
     return tree
 
 
-def _raising(tree: exp.Expr, type_name: str | None, name: str = "sqlnb_raise") -> exp.Expr:
-    """``tree`` with DuckDB's error(message) as ``name``(message), cast to ``type_name``
-    (PostgreSQL: the CASE that holds it takes the type of its other branches)."""
+RAISE = exp.Anonymous(this="sqlnb_raise")  # PostgreSQL's and SQLite's error(message)
+
+
+def _raising(tree: exp.Expr, type_name: str | None, raising: exp.Expr = RAISE) -> exp.Expr:
+    """``tree`` with DuckDB's error(message) as the function ``raising`` (an Anonymous call,
+    or a Dot: schema.function), cast to ``type_name`` (PostgreSQL: the CASE that holds it takes
+    the type of its other branches)."""
     tree = tree.copy()
     for call in list(tree.find_all(exp.Anonymous)):
         if call.name.upper() == "ERROR":
-            raised: exp.Expr = exp.Anonymous(this=name, expressions=call.expressions)
+            raised = raising.copy()
+            (raised.expression if isinstance(raised, exp.Dot) else raised).set(
+                "expressions", [e.copy() for e in call.expressions]
+            )
             if type_name is not None:
                 raised = exp.cast(raised, exp.DataType.build(type_name, dialect="postgres"))
             call.replace(raised)

@@ -14,14 +14,13 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import stop_words, templates
-from sqlnb.engine import Database
+from sqlnb import patterns, stop_words, templates
+from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, source_node
 
@@ -29,10 +28,8 @@ from sqlnb.inputs import Docs, source_node
 # RE2 (DuckDB) and Java (Spark) syntax; the same pattern spelled for the engines whose regular
 # expressions have no \\p classes.
 DEFAULT_PATTERN = r"[\pL\pN]+(?:'[\pL\pN]+)*"
-DEFAULT_PATTERNS = {
-    "postgres": r"[[:alpha:][:digit:]]+(?:'[[:alpha:][:digit:]]+)*",
-    "sqlite": r"[^\W_]+(?:'[^\W_]+)*",  # Python's re, through sqlnb_tokens()
-}
+DEFAULT_PATTERNS = {"postgres": r"[[:alpha:][:digit:]]+(?:'[[:alpha:][:digit:]]+)*"}
+MAX_NGRAM = 10  # the longest n-grams a tokenizer makes (each n multiplies the token rows)
 
 
 @dataclass(frozen=True)
@@ -47,17 +44,32 @@ class Tokenizer:
 
     def __post_init__(self) -> None:
         low, high = self.ngrams
-        if not 1 <= low <= high:
-            raise SqlnbError(f"n-gram range {low}-{high}: need 1 <= min <= max")
+        if not 1 <= low <= high <= MAX_NGRAM:
+            raise SqlnbError(f"n-gram range {low}-{high}: need 1 <= min <= max <= {MAX_NGRAM}")
+        if not isinstance(self.pattern, str) or not self.pattern:
+            raise SqlnbError(f"token pattern {self.pattern!r} is not a regular expression")
+        problem = patterns.problem(self.pattern)
+        if problem is not None:
+            raise SqlnbError(f"token pattern {self.pattern!r} {problem}")
+        if not isinstance(self.lowercase, bool):
+            raise SqlnbError(f"lowercase must be true or false, not {self.lowercase!r}")
+        bad = [w for w in self.stop_words if not isinstance(w, str)]
+        if bad:
+            raise SqlnbError(f"stop word {bad[0]!r} is not text")
 
     @classmethod
     def from_dict(cls, settings: dict[str, Any]) -> Tokenizer:
-        return cls(
-            settings["lowercase"],
-            settings["pattern"],
-            tuple(settings["stop_words"]),
-            (int(settings["ngrams"][0]), int(settings["ngrams"][1])),
-        )
+        """The tokenizer of stored settings (:meth:`as_dict`), checked as given ones are."""
+        try:
+            low, high = settings["ngrams"]
+            return cls(
+                settings["lowercase"],
+                settings["pattern"],
+                tuple(settings["stop_words"]),
+                (int(low), int(high)),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise SqlnbError(f"tokenizer settings {settings!r} are not valid ({error})") from None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -90,6 +102,10 @@ class Tokenizer:
         pattern = self.pattern
         if pattern == DEFAULT_PATTERN:
             pattern = DEFAULT_PATTERNS.get(dialect, pattern)
+        elif dialects.dialect(dialect).backtracking_regex:
+            problem = patterns.backtracking_problem(pattern)
+            if problem is not None:
+                raise SqlnbError(f"token pattern {pattern!r} {problem}")
         text: exp.Expr = templates.col(docs.text, quoted=True)
         bindings: dict[str, templates.Binding] = {}
         wanted = templates.placeholders(name)
@@ -214,13 +230,18 @@ def _words(words: tuple[str, ...]) -> exp.Expr:
 
 
 def _register_sqlite_tokens(db: Database) -> None:
-    """sqlnb_tokens(text, pattern, lowercase) on a SQLite connection: a JSON array of the
-    matches of a Python regular expression (SQLite has none of its own)."""
+    """sqlnb_tokens(text, pattern, lowercase) on a SQLite connection (SQLite has no regular
+    expressions): a JSON array of the pattern's matches, found by RE2 as DuckDB finds them
+    (the same syntax, and time linear in the text whatever the pattern)."""
+    compiled: dict[str, Any] = {}
 
     def tokens(text: str | None, pattern: str, lowercase: int) -> str | None:
         if text is None:
             return None
-        return json.dumps(re.findall(pattern, text.lower() if lowercase else text))
+        if pattern not in compiled:
+            compiled[pattern] = patterns.compiled(pattern)
+        found = compiled[pattern].finditer(text.lower() if lowercase else text)
+        return json.dumps([m.group(0) for m in found])
 
     db.register_function("sqlnb_tokens", tokens, 3)
 

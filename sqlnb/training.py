@@ -35,6 +35,8 @@ class Training:
     statements: list[exp.Expr]
     # the refusal of a model that learned no word (a new text model): names the inputs
     no_words: str | None = None
+    # what the statements read, in words ("tokens table 'T'"), for errors about the data
+    reads: str | None = None
 
     def apply(self, *, functions: bool = True) -> Entry:
         """Run the statements in one transaction, check the result, keep the ad-hoc SQL
@@ -46,6 +48,11 @@ class Training:
                 self.db.execute(statement)
             self.kind.check(self.db, self.model, self.params)
             written = catalog.entry(self.db, self.model)
+            problem = catalog.counted_flaws(self.db, self.model, self.kind, written.n_classes)
+            if problem is not None:
+                raise SqlnbError(
+                    f"{self.reads or 'the data'}: the model's counts overflow ({problem})"
+                )
             if self.no_words and not written.info.get("n_features"):
                 raise SqlnbError(self.no_words)
             if functions:
@@ -156,7 +163,9 @@ def train(
         *the_kind.count(model, batch.inputs, labeled, params),
         *parameters(model, the_kind, params, batch.label_type, len(batch.label_values)),
     ]
-    return Training(db, model, the_kind, params, statements, _no_words(source, labels))
+    return Training(
+        db, model, the_kind, params, statements, _no_words(source, labels), _named(source)
+    )
 
 
 def append(
@@ -225,7 +234,7 @@ def append(
     known = {c["label"] for c in catalog.classes(db, model)}
     n_classes = len(known | set(batch.label_values))
     statements += parameters(model, the_kind, params, current.label_type, n_classes)
-    return Training(db, model, the_kind, params, statements)
+    return Training(db, model, the_kind, params, statements, reads=_named(source))
 
 
 def retune(db: Database, model: str, hyper: Hyperparameters) -> Training:
@@ -251,6 +260,12 @@ def drop(db: Database, model: str) -> None:
         for statement in catalog.drop(current):
             db.execute(statement)
         macros.refresh(db)
+
+
+def _named(source: Source) -> str:
+    """The input a training reads, in words."""
+    what = {Tokens: "tokens table", Docs: "docs table", Table: "table"}[type(source)]
+    return f"{what} {source.table!r}"
 
 
 def _no_words(source: Source, labels: str | Labels | None) -> str | None:

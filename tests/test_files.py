@@ -176,3 +176,104 @@ def test_ctrl_c_during_export_is_one_line_and_exit_130(tmp_path, monkeypatch):
     assert result.output.strip().splitlines() == [result.output.strip()]
     assert result.output.startswith("Interrupted:")
     assert sorted(os.listdir(tmp_path)) == ["db.duckdb"]
+
+
+# --- tampered model files (issue 29): refused with one line naming the file and the value ---
+
+TAMPERED = {
+    "NaN count": ("sqlnb_word_counts", "count = 'nan'::DOUBLE WHERE word = 'plain'", "count"),
+    "infinite count": ("sqlnb_word_counts", "count = 'inf'::DOUBLE", "count"),
+    "negative count": ("sqlnb_word_counts", "count = -1 WHERE word = 'plain'", "negative"),
+    "class outside": ("sqlnb_word_counts", "class_id = 9 WHERE word = 'plain'", "class_id"),
+    "NULL word": ("sqlnb_word_counts", "word = NULL WHERE word = 'plain'", "NULL word"),
+    "duplicate class ids": ("sqlnb_classes", "class_id = 0", "repeated values of (class_id)"),
+    "NULL label": ("sqlnb_classes", "label = NULL WHERE class_id = 1", "NULL label"),
+    "NaN documents": ("sqlnb_classes", "n_docs = 'nan'::DOUBLE", "n_docs"),
+    "negative alpha": ("sqlnb_models", "params = '{\"alpha\": -1}'", "alpha must be"),
+    "text alpha": ("sqlnb_models", "params = '{\"alpha\": \"x\"}'", "alpha must be"),
+    "bad JSON": ("sqlnb_models", "params = '{alpha: 1'", "not JSON"),
+    "unknown kind": ("sqlnb_models", "kind = 'magic'", "unknown kind 'magic'"),
+    "bad pattern": (
+        "sqlnb_models",
+        "params = '{\"tokenizer\": {\"lowercase\": true, \"pattern\": \"([\", "
+        "\"stop_words\": [], \"ngrams\": [1, 1]}}'",
+        "does not compile",
+    ),
+    "huge n-grams": (
+        "sqlnb_models",
+        "params = '{\"tokenizer\": {\"lowercase\": true, \"pattern\": \"\\\\w+\", "
+        "\"stop_words\": [], \"ngrams\": [1, 100000]}}'",
+        "n-gram range 1-100000",
+    ),
+    "fewer classes": ("sqlnb_models", "n_classes = 9", "classes, not 9"),
+}
+
+
+@pytest.mark.parametrize("case", list(TAMPERED))
+def test_a_tampered_model_file_is_refused_naming_file_and_value(tmp_path, case):
+    import duckdb
+
+    from test_cli import run, snapshot
+
+    table, change, said = TAMPERED[case]
+    db = tmp_path / "db.duckdb"
+    with duckdb.connect(str(db)) as con:
+        load_hostile(con)
+    assert run("train", str(db), "--model", "m")[0] == 0
+    assert run("export", str(db), "--model", "m", "--to", str(tmp_path / "f"))[0] == 0
+    file = tmp_path / "f" / f"{table}.parquet"
+    with duckdb.connect() as mem:
+        mem.execute(f"CREATE TABLE t AS SELECT * FROM read_parquet('{file}')")
+        mem.execute(f"UPDATE t SET {change}")
+        mem.execute(f"COPY t TO '{file}' (FORMAT parquet)")
+    before = snapshot(db)
+    code, out, err = run("import", str(db), str(tmp_path / "f"), "--model", "m")
+    assert code == 1, (out, err)
+    assert err.startswith("Error: ") and err.count("\n") == 1, err
+    assert said in err, err
+    assert str(tmp_path / "f") in err or "unknown kind" in err, err
+    assert snapshot(db) == before
+
+
+def test_counts_whose_sums_overflow_are_refused_at_training(tmp_path):
+    import duckdb
+
+    from test_cli import run, snapshot
+
+    db = tmp_path / "db.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute("CREATE TABLE tokens AS SELECT * FROM (VALUES (1, 'a', 1e308), "
+                    "(2, 'a', 1e308), (3, 'b', 1.0)) t(doc_id, word, count)")
+        con.execute("CREATE TABLE labels AS SELECT * FROM (VALUES (1, 'x'), (2, 'x'), (3, 'y')) "
+                    "t(doc_id, label)")
+    before = snapshot(db)
+    code, _, err = run("train", str(db), "--model", "m")
+    assert code == 1
+    assert err.startswith("Error: tokens table 'tokens'") and "overflow" in err, err
+    assert err.count("\n") == 1
+    assert snapshot(db) == before
+
+
+def test_a_pattern_that_backtracks_is_linear_on_sqlite_and_refused_on_spark(tmp_path):
+    """RE2 tokenizes SQLite's texts; Spark's regular expressions backtrack (Java's)."""
+    import sqlite3
+    import time
+
+    from sqlnb.tokenizer import Tokenizer
+
+    con = sqlite3.connect(str(tmp_path / "x.sqlite"), isolation_level=None)
+    con.execute("CREATE TABLE docs (doc_id INTEGER, text TEXT, label TEXT)")
+    con.executemany(
+        "INSERT INTO docs VALUES (?, ?, ?)",
+        [(1, "a" * 40 + "!", "x"), (2, "b" * 40, "y"), (3, "aaa", "x")],
+    )
+    db = Database.connect(con)
+    started = time.perf_counter()
+    sqlnb.train(db, sqlnb.Docs("docs"), model="m", tokenizer=Tokenizer(pattern="(a+)+$"))
+    assert time.perf_counter() - started < 5
+    from sqlnb.engine import dialects
+
+    assert dialects.dialect("spark").backtracking_regex
+    from sqlnb import patterns
+
+    assert patterns.backtracking_problem("(a+)+$") is not None

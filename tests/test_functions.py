@@ -38,7 +38,7 @@ def client(engine):
     """A second connection, as psql or a BI tool would open it: psycopg alone."""
     import psycopg
 
-    schema = engine.db.fetch_text("SELECT current_schema()")[0][0]
+    schema = engine.db.connection.execute("SELECT current_schema()").fetchone()[0]
     connection = psycopg.connect(POSTGRES_URL, autocommit=True)
     connection.execute(f"SET search_path TO {schema}")
     return connection

@@ -33,7 +33,7 @@ from sqlnb.engine.dialects import (
     statements_for,
     to_sql,
 )
-from sqlnb.errors import SqlnbError
+from sqlnb.errors import MissingTable, SqlnbError
 
 T = TypeVar("T")
 
@@ -172,16 +172,21 @@ class Database:
     def sql(self, tree: exp.Expr) -> str:
         """A statement as the engine's SQL text. Statements are run as they are built, once:
         the tree is not copied first (copies are most of the cost of writing SQL)."""
-        return to_sql(tree, self.dialect.sqlglot, copy=False)
+        return to_sql(self.backend.prepare(tree), self.dialect.sqlglot, copy=False)
 
     def texts(self, tree: exp.Expr) -> list[str]:
         """A statement as the engine runs it: its SQL texts (see :func:`statements_for`)."""
         return [self.sql(s) for s in statements_for(tree, self.dialect)]
 
     def execute(self, tree: exp.Expr | str) -> None:
-        """Run one statement (a tree, or one of the engine's SQL texts built earlier)."""
-        for text in [tree] if isinstance(tree, str) else self.texts(tree):
-            self._run(text, fetch=False)
+        """Run one statement (a tree, or one of the engine's SQL texts built earlier). Each of
+        the engine's statements is written just before it runs: it may name a table the one
+        before created."""
+        if isinstance(tree, str):
+            self._run(tree, fetch=False)
+            return
+        for statement in statements_for(tree, self.dialect):
+            self._run(self.sql(statement), fetch=False)
 
     def fetch(self, tree: exp.Expr) -> list[Row]:
         """Run a query and return its rows."""
@@ -274,8 +279,8 @@ class Database:
             self.execute(self.dialect.begin)
             self._depth += 1
             try:
-                if self.dialect.lock is not None:
-                    self.execute(self.dialect.lock)
+                for text in self.backend.opening():
+                    self.execute(text)
                 yield
             except BaseException:
                 self._depth -= 1
@@ -296,7 +301,8 @@ class Database:
         try:
             return self._interruptibly(lambda: self.backend.describe(text), text)
         except self.backend.errors as error:
-            raise SqlnbError(messages.missing_table(source, error), sql=text) from None
+            message, missing = messages.missing_table(source, error)
+            raise (MissingTable if missing else SqlnbError)(message, sql=text) from None
 
     def value_type(self, query: exp.Select, column_name: str) -> str:
         """The SQL type of a query's column; on SQLite, the storage class of its values."""
@@ -459,8 +465,10 @@ class Database:
             raise SqlnbError(messages.one_line(error), sql=text) from None
 
     def exists(self, table_node: exp.Table) -> bool:
+        """Whether a table exists; one that cannot be read for another reason (permission) is
+        that error."""
         try:
             self.columns(table_node)
-        except SqlnbError:
+        except MissingTable:
             return False
         return True

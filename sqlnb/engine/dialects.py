@@ -37,9 +37,6 @@ class Dialect:
     # False where UPDATE ... FROM is not supported (Spark's file tables; ClickHouse, whose
     # ALTER UPDATE takes no join): classifying in place rewrites the table.
     update: bool = True
-    # Run first in every transaction sqlnb runs (not printed in scripts): where concurrent
-    # transactions would otherwise interleave, one at a time per namespace.
-    lock: str | None = None
     # A function that fails the running query with a message, where the engine has one.
     fail: str | None = None
     # False where CREATE VIEW has no IF NOT EXISTS: there a view is created OR REPLACE.
@@ -58,6 +55,9 @@ class Dialect:
     # every token instead of building an automatic index on the join's columns (prediction at
     # 80k token rows took 35 s instead of 0.06 s, benchmarks/engines.py).
     index_model: bool = False
+    # True where regular expressions backtrack (Java's): a token pattern that repeats a
+    # repetition ambiguously could take exponential time there, and is refused.
+    backtracking_regex: bool = False
 
 
 class SqlnbClickHouse(ClickHouse):
@@ -92,14 +92,12 @@ DIALECTS: dict[str, Dialect] = {
     for d in (
         Dialect("duckdb", "duckdb", fail="error", split_hash="HASH"),
         Dialect("sqlite", "sqlite", begin="BEGIN"),
-        # READ COMMITTED lets two trainings of one model both delete the old rows and both
-        # insert theirs: a transaction-scoped advisory lock per schema makes the second wait
-        # for the first, then replace its model whole.
+        # (Each transaction first sets a safe search_path and takes a lock per schema:
+        # PostgresBackend.opening.)
         Dialect(
             "postgres",
             "postgres",
             begin="BEGIN",
-            lock="SELECT pg_advisory_xact_lock(hashtext('sqlnb.' || current_schema()))",
             view_if_not_exists=False,
             analyze=True,
             index_model=True,
@@ -113,6 +111,7 @@ DIALECTS: dict[str, Dialect] = {
             delete=False,
             update=False,
             fail="raise_error",
+            backtracking_regex=True,
         ),
         # No transactions; DELETE is ClickHouse's lightweight delete (synchronous here).
         Dialect(

@@ -41,13 +41,16 @@ def explain(error: BaseException, path: str | None, read_only: str | None) -> st
     return message
 
 
-def missing_table(source: exp.Expr, error: BaseException) -> str:
-    """An error while reading a table's columns: a missing table (or a view whose own tables
-    are gone) named as such."""
+def missing_table(source: exp.Expr, error: BaseException) -> tuple[str, bool]:
+    """An error while reading a table's columns, as one line, and whether it says that the
+    table is missing (or a view whose own tables are gone, named as such) rather than, say,
+    that the role may not read it."""
     message = one_line(error)
     if isinstance(source, exp.Table):
         name = ".".join(p.name for p in source.parts)
         lowered = message.lower()
+        if is_permission_error(message):
+            return message, False
         if any(
             w in lowered
             for w in (
@@ -61,10 +64,10 @@ def missing_table(source: exp.Expr, error: BaseException) -> str:
             # A view whose own tables are gone is not a missing table: name what is missing.
             missing = missing_name(message)
             if missing is not None and missing.lower() != source.name.lower():
-                return f"cannot read {name!r}: the table {missing!r} it reads does not exist"
-            return f"table {name!r} does not exist"
-        return f"cannot read table {name!r}: {message}"
-    return message
+                return f"cannot read {name!r}: the table {missing!r} it reads does not exist", True
+            return f"table {name!r} does not exist", True
+        return f"cannot read table {name!r}: {message}", False
+    return message, False
 
 
 MISSING_NAME = (

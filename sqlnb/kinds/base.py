@@ -37,6 +37,13 @@ class ModelTable:
     columns: tuple[str, ...]
     counts: bool = False
     view: bool = False
+    # What a count table's rows must be (checked in model files, and after counting):
+    # ``keys``, column sets that are unique and never NULL; ``amounts``, numbers that are
+    # finite and >= 0 and add up to a finite number; ``finite``, finite numbers. A class_id
+    # must be one of the model's classes.
+    keys: tuple[tuple[str, ...], ...] = ()
+    amounts: tuple[str, ...] = ()
+    finite: tuple[str, ...] = ()
 
     @property
     def create(self) -> str:
@@ -155,11 +162,26 @@ class Kind:
                 option = "--" + name.replace("_", "-")
                 raise SqlnbError(f"kind {self.name!r} does not use {option}")
             resolved[name] = value
-        for name in ("alpha", "beta", "prior_alpha", "var_smoothing"):
-            value = resolved.get(name)
-            if value is not None and not 0 <= value < float("inf"):
-                raise SqlnbError(f"{name} must be a finite number >= 0, not {value}")
+        for name, value in resolved.items():
+            if value is None:
+                continue
+            if name in ("alpha", "beta", "prior_alpha", "var_smoothing"):
+                number = isinstance(value, (int, float)) and not isinstance(value, bool)
+                if not number or not 0 <= value < float("inf"):
+                    raise SqlnbError(f"{name} must be a finite number >= 0, not {value!r}")
+            elif name in ("fit_prior", "norm", "sample_variance") and not isinstance(value, bool):
+                raise SqlnbError(f"{name} must be true or false, not {value!r}")
+            elif name == "class_prior" and not (
+                isinstance(value, dict)
+                and all(
+                    isinstance(p, (int, float)) and not isinstance(p, bool) for p in value.values()
+                )
+            ):
+                raise SqlnbError(f"class_prior must map labels to probabilities, not {value!r}")
         return resolved
+
+    def check_settings(self, params: Params) -> None:
+        """Refuse stored settings (a model file's) that the kind's training would not write."""
 
     # --- scoring ---------------------------------------------------------------------------
 

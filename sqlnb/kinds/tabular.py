@@ -23,9 +23,22 @@ GAUSSIAN_DEFAULTS: dict[str, Any] = {"var_smoothing": 1e-9, "sample_variance": F
 GAUSSIAN, CATEGORICAL = "gaussian", "categorical"  # a feature's likelihood
 
 TABLES = (
-    ModelTable("sqlnb_gaussian_stats", ("class_id", "feature", "n", "mean", "m2"), counts=True),
+    ModelTable(
+        "sqlnb_gaussian_stats",
+        ("class_id", "feature", "n", "mean", "m2"),
+        counts=True,
+        keys=(("class_id", "feature"),),
+        amounts=("n", "m2"),
+        finite=("mean",),
+    ),
     ModelTable("sqlnb_gaussian", ("class_id", "label", "feature", "mean", "var")),
-    ModelTable("sqlnb_category_counts", ("class_id", "feature", "value", "count"), counts=True),
+    ModelTable(
+        "sqlnb_category_counts",
+        ("class_id", "feature", "value", "count"),
+        counts=True,
+        keys=(("class_id", "feature", "value"),),
+        amounts=("count",),
+    ),
     ModelTable("sqlnb_category_log_theta", ("class_id", "label", "feature", "value", "log_theta")),
 )
 
@@ -58,6 +71,24 @@ class Tabular(Kind):
     def prepare(self, db: Database, source: Any, params: Params) -> Params:
         """The features of the table, each with its likelihood."""
         return {**params, "features": features(db, source, self.default)}
+
+    def check_settings(self, params: Params) -> None:
+        """The features: a list of distinct [name, likelihood] pairs."""
+        features = params.get("features")
+        ok = (
+            isinstance(features, list)
+            and features
+            and all(
+                isinstance(f, list)
+                and len(f) == 2
+                and isinstance(f[0], str)
+                and f[1] in (GAUSSIAN, CATEGORICAL)
+                and (self.default is None or f[1] == self.default)
+                for f in features
+            )
+        )
+        if not ok or len({f[0] for f in features}) != len(features):
+            raise SqlnbError(f"features {features!r} are not a list of [name, likelihood]")
 
     def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
         if not isinstance(source, Table):

@@ -15,7 +15,13 @@ from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Labeled, ModelTable, 
 from sqlnb.tokenizer import Tokenizer
 
 TOKENS = "sqlnb_input"
-WORD_COUNTS = ModelTable("sqlnb_word_counts", ("class_id", "word", "count"), counts=True)
+WORD_COUNTS = ModelTable(
+    "sqlnb_word_counts",
+    ("class_id", "word", "count"),
+    counts=True,
+    keys=(("class_id", "word"),),
+    amounts=("count",),
+)
 SCORING = ModelTable(wide.TABLE, ())
 BASE = ModelTable("sqlnb_base", ("class_id", "score", "n_zero", "presence"))
 LOG_THETA = ModelTable("sqlnb_log_theta", ("class_id", "label", "word", "log_theta"), view=True)
