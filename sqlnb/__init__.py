@@ -1,25 +1,64 @@
-"""sqlnb: Naive Bayes classifiers trained and applied inside SQL databases."""
+"""sqlnb: Naive Bayes classifiers trained and applied inside SQL databases.
+
+The names below are imported when first used, so that ``import sqlnb`` (and the command line's
+start, during which a Ctrl-C must still end in one line) costs next to nothing.
+"""
 
 from __future__ import annotations
 
-from sqlnb.engine import Database
-from sqlnb.errors import SqlnbError
-from sqlnb.hyper import Hyperparameters, Pruning
-from sqlnb.inputs import Docs, Labels, Table, Tokens
-from sqlnb.macros import register_sqlite
-from sqlnb.model import (
-    Model,
-    append,
-    connect,
-    drop,
-    load,
-    models,
-    retune,
-    train,
-)
-from sqlnb.tokenizer import Tokenizer
-from sqlnb.tuning import tune
+import importlib
+import os
+import signal
+import sys
+from typing import TYPE_CHECKING, Any
+
 from sqlnb.version import __version__
+
+
+def _interrupted_at_start(signum: int, frame: Any) -> None:
+    """Ctrl-C while the command line starts (before it can have touched anything)."""
+    sys.stderr.write("Interrupted: the database is as it was.\n")
+    os._exit(130)
+
+
+# Started as the command line (``sqlnb ...`` or ``python -m sqlnb ...``): a Ctrl-C from here
+# until sqlnb.cli.main takes over is one line and exit code 130, not a traceback of imports.
+if os.path.basename(sys.argv[0] if sys.argv else "") == "sqlnb" or getattr(
+    sys, "orig_argv", []
+)[1:3] == ["-m", "sqlnb"]:
+    signal.signal(signal.SIGINT, _interrupted_at_start)
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
+    from sqlnb.errors import SqlnbError
+    from sqlnb.hyper import Hyperparameters, Pruning
+    from sqlnb.inputs import Docs, Labels, Table, Tokens
+    from sqlnb.macros import register_sqlite
+    from sqlnb.model import Model, append, connect, drop, load, models, retune, train
+    from sqlnb.tokenizer import Tokenizer
+    from sqlnb.tuning import tune
+
+_WHERE = {
+    "Database": "sqlnb.engine",
+    "SqlnbError": "sqlnb.errors",
+    "Hyperparameters": "sqlnb.hyper",
+    "Pruning": "sqlnb.hyper",
+    "Docs": "sqlnb.inputs",
+    "Labels": "sqlnb.inputs",
+    "Table": "sqlnb.inputs",
+    "Tokens": "sqlnb.inputs",
+    "register_sqlite": "sqlnb.macros",
+    "Model": "sqlnb.model",
+    "append": "sqlnb.model",
+    "connect": "sqlnb.model",
+    "drop": "sqlnb.model",
+    "load": "sqlnb.model",
+    "models": "sqlnb.model",
+    "retune": "sqlnb.model",
+    "train": "sqlnb.model",
+    "Tokenizer": "sqlnb.tokenizer",
+    "tune": "sqlnb.tuning",
+}
 
 __all__ = [
     "Database",
@@ -43,3 +82,11 @@ __all__ = [
     "train",
     "tune",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'sqlnb' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value

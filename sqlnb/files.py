@@ -26,7 +26,7 @@ from sqlglot import exp
 
 from sqlnb import catalog, training
 from sqlnb.catalog import CLASSES, MODELS
-from sqlnb.engine import Database
+from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Pruning
 from sqlnb.kinds import Kind, kind
@@ -35,32 +35,44 @@ from sqlnb.tokenizer import Tokenizer
 STAGED = "sqlnb_import"  # the temporary relation a file is read into
 
 
-def export_model(db: Database, name: str, path: Path) -> list[Path]:
-    """Write model ``name`` to the folder ``path`` (replacing an earlier model file there);
-    returns the files written."""
-    entry = catalog.entry(db, name)
+def export_model(db: Database, name: str, path: Path, *, replace: bool = False) -> list[Path]:
+    """Write model ``name`` to the folder ``path`` (an existing model file there only with
+    ``replace``); returns the files written. The files hold one committed version of the
+    model: they are read in one snapshot where the engine has them, and elsewhere an export
+    during which the model was retrained is refused."""
     given, path = str(path), path.resolve()
     if path == Path.cwd() or path in Path.cwd().parents:
         raise SqlnbError(f"{given!r} is the current folder or holds it: choose a new folder")
     if path.exists() and not _model_file(path):
         raise SqlnbError(f"{given!r} exists and is not a model file: choose a new folder")
+    if path.exists() and not replace:
+        raise SqlnbError(f"{given!r} exists: give --replace to overwrite it")
     folder = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        scratch.sweep(path.parent, f".{path.name}.", (".partial", ".old"))
         shutil.rmtree(folder, ignore_errors=True)  # left by a killed export of this pid
         folder.mkdir()
     except OSError as error:
         raise SqlnbError(f"cannot write {given!r}: {error.strerror or error}") from None
     try:
-        for table in catalog.counts(entry.kind):
-            types = table.types()
-            query = (
-                exp.select(*(exp.column(c) for c in types))
-                .from_(table.node())
-                .where(exp.column("model").eq(exp.convert(name)))
-            )
-            db.write_parquet(query, folder / f"{table.name}.parquet", types)
+        with db.snapshot():
+            entry = catalog.entry(db, name)
+            for table in catalog.counts(entry.kind):
+                types = table.types()
+                query = (
+                    exp.select(*(exp.column(c) for c in types))
+                    .from_(table.node())
+                    .where(exp.column("model").eq(exp.convert(name)))
+                )
+                db.write_parquet(query, folder / f"{table.name}.parquet", types)
+            if not catalog.is_current(db, entry):  # an engine without snapshots
+                raise SqlnbError(
+                    f"model {name!r} was retrained while it was exported: nothing was "
+                    "written; export it again"
+                )
         written = sorted(p.name for p in folder.iterdir())
+        db.committing()
         _publish(folder, path)
     except OSError as error:
         raise SqlnbError(f"cannot write {given!r}: {error.strerror or error}") from None

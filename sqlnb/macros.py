@@ -21,6 +21,7 @@ distinct texts of a query: the pipeline, decorrelated, grouped every token row b
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from collections.abc import Mapping
@@ -210,10 +211,13 @@ def register_sqlite(connection: Any) -> None:
     """Give a sqlite3 connection ``sqlnb_classify(model, text)`` and ``sqlnb_proba(model,
     text)``: SQLite has no SQL-defined functions, so these are Python functions that run the
     same prediction query as DuckDB's macros for their one text (set-based queries stay
-    faster: ``sqlnb predict --docs``). They know the tokenizers the database has when they are
-    registered: register again after training with new tokenizer settings. An unknown model is
-    an error (SQLite reports a Python function's error as "user-defined function raised
-    exception"; the message goes to stderr with ``sqlite3.enable_callback_tracebacks(True)``)."""
+    faster: ``sqlnb predict --docs``). One query gives a text's label and probability
+    together: the second of the pair in a row takes them from the first, so that a row never
+    holds one model's label and a retrained model's probability. They know the tokenizers the
+    database has when they are registered: register again after training with new tokenizer
+    settings. An unknown model is an error (SQLite reports a Python function's error as
+    "user-defined function raised exception"; the message goes to stderr with
+    ``sqlite3.enable_callback_tracebacks(True)``)."""
     db = Database.connect(connection)
     if db.dialect.name != "sqlite":
         raise SqlnbError("register_sqlite takes a sqlite3 connection")
@@ -221,21 +225,28 @@ def register_sqlite(connection: Any) -> None:
     if db.relation_type(TOKENIZERS.node()) is not None:
         keys = [r[0] for r in db.fetch(_distinct_tokenizers())]
     text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
+    label = _raising(_checked_text(exp.Max(this=exp.column("label", "q")), "sqlite"), None)
+    both = exp.select(label.as_("label"), exp.Max(this=exp.column("proba", "q")).as_("proba"))
+    placeholders = {n: exp.Placeholder(this=n) for n in (MODEL.name, TEXT.name)}
+    query = db.sql(_bound(both.from_(text.subquery("q")), placeholders))
+    pending: dict[int, tuple[Any, Any]] = {}  # what the pair's other function is to return
 
     def raise_error(message: str) -> None:
         raise SqlnbError(message)
 
+    def scored(position: int, model: str, body: str | None) -> Any:
+        key = (model, body)
+        if position in pending and pending[position][0] == key:
+            return pending.pop(position)[1]
+        values = {MODEL.name: model, TEXT.name: body}
+        row = connection.execute(query, values).fetchone()
+        pending.clear()
+        pending[1 - position] = (key, row[1 - position])
+        return row[position]
+
     db.register_function("sqlnb_raise", raise_error, 1)
-    for name, column in (("sqlnb_classify", "label"), ("sqlnb_proba", "proba")):
-        placeholders = {n: exp.Placeholder(this=n) for n in (MODEL.name, TEXT.name)}
-        value = _raising(_scalar(text, column, "sqlite"), None)
-        query = db.sql(exp.select(_bound(value, placeholders)))
-
-        def function(model: str, body: str | None, query: str = query) -> Any:
-            values = {MODEL.name: model, TEXT.name: body}
-            return connection.execute(query, values).fetchone()[0]
-
-        db.register_function(name, function, 2)
+    for position, name in enumerate(("sqlnb_classify", "sqlnb_proba")):
+        db.register_function(name, functools.partial(scored, position), 2)
 
 
 def _postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select) -> list[str]:

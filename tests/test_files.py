@@ -91,7 +91,9 @@ def test_export_replaces_an_earlier_model_file_whole(con, tmp_path):
     sqlnb.train(con, "tokens", "labels", model="n", kind="bernoulli")
     target = tmp_path / "model"
     export_model(Database.connect(con), "m", target)
-    export_model(Database.connect(con), "n", target)
+    with pytest.raises(sqlnb.SqlnbError, match="exists: give --replace"):
+        export_model(Database.connect(con), "n", target)
+    export_model(Database.connect(con), "n", target, replace=True)
     assert sorted(p.name for p in target.iterdir()) == [
         "sqlnb_classes.parquet",
         "sqlnb_models.parquet",
@@ -131,7 +133,7 @@ def test_interrupted_export_leaves_no_folder_and_keeps_the_earlier_one(
     for target in (tmp_path / "new", earlier):
         calls.clear()
         with pytest.raises(KeyboardInterrupt):
-            export_model(db, "m", target)
+            export_model(db, "m", target, replace=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["earlier"]
     assert {p.name: p.read_bytes() for p in earlier.iterdir()} == before
 

@@ -1484,3 +1484,73 @@ def test_names_are_never_code(engine: str, c: dict[str, Any]) -> None:
             assert lab in expected[d][1] and p == pytest.approx(expected[d][0], abs=1e-9)
     finally:
         close()
+
+
+# --- exit codes that tell the truth (issue 29): 130 means nothing changed ----------------------
+
+
+def _interrupted(args: list[str], delay: float) -> tuple[int, str, str]:
+    """Run sqlnb with ``args`` and send it SIGINT after ``delay`` seconds (if still running)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sqlnb", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    time.sleep(delay)
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=TIMEOUT)
+    return process.returncode, out, err
+
+
+def test_ctrl_c_at_any_moment_exits_130_only_if_nothing_changed(template: Path, tmp_path: Path):
+    """Append, export and import interrupted at random moments from their start (after
+    Python's own, the first few tens of milliseconds) to their end: exit 130 with one line and
+    nothing changed, or exit 0 with the whole change; never a traceback, never an exit by the
+    signal."""
+    rng = random.Random(29)
+    appended = tmp_path / "appended.duckdb"
+    shutil.copy(template, appended)
+    append = ["--tokens", "tokens", "--labels", "labels", "--model", "m", "--append"]
+    started = time.monotonic()
+    assert run("train", str(appended), *append)[0] == 0
+    seconds = time.monotonic() - started
+    old, new = fingerprint(template), fingerprint(appended)
+    exported = tmp_path / "exported"
+    assert run("export", str(template), "--model", "m", "--to", str(exported))[0] == 0
+    seen: dict[str, set[int]] = {"append": set(), "export": set(), "import": set()}
+    for i in range(30):
+        command = ("append", "export", "import")[i % 3]
+        db = tmp_path / f"db{i}.duckdb"
+        shutil.copy(template, db)
+        target = tmp_path / f"out{i}"
+        args = {
+            "append": ["train", str(db), *append],
+            "export": ["export", str(db), "--model", "m", "--to", str(target)],
+            "import": ["import", str(db), str(exported), "--model", "copy"],
+        }[command]
+        delay = (0.15, 0.2)[i] if i < 2 else rng.uniform(0.15, 1.3 * seconds)
+        code, out, err = _interrupted(args, delay)
+        assert code in (0, 130), (command, code, err)
+        seen[command].add(code)
+        if code == 130:
+            assert err == "Interrupted: the database is as it was.\n", (command, err)
+            assert out == ""
+            assert fingerprint(db) == old, command
+            assert not target.exists()
+        else:
+            assert err == "", (command, err)
+            if command == "append":
+                assert fingerprint(db) == new
+            elif command == "export":
+                assert sorted(p.name for p in target.iterdir()) == sorted(
+                    p.name for p in exported.iterdir()
+                )
+            else:
+                with duckdb.connect(str(db), read_only=True) as con:
+                    assert sqlnb.load(con, "copy").kind_name == "multinomial"
+        leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
+        assert leftovers == [], leftovers
+    assert all(130 in codes for codes in seen.values()), seen

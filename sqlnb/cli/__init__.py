@@ -2,25 +2,34 @@
 
 Results go to stdout. An error is one line on stderr: exit code 1 for an error in the data or
 the database (which is left as it was: every change runs in one transaction), 2 for a command
-line Click cannot parse (an unknown option, a missing value), 130 for Ctrl-C. ``commands`` holds
-the commands that write, ``show`` those that read; both register on :data:`app`
-(``sqlnb.cli.app``).
+line Click cannot parse (an unknown option, a missing value), 130 for Ctrl-C before anything was
+committed (once a command has committed, Ctrl-C no longer stops it: it finishes, exit code 0).
+``commands`` holds the commands that write, ``show`` those that read; both register on
+:data:`app` (``sqlnb.cli.registry``), which is imported when first used.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+from typing import Any
 
-from sqlnb.cli import commands, show
-from sqlnb.cli.app import app
-
-__all__ = ["app", "commands", "main", "show"]
+INTERRUPTED = "Interrupted: the database is as it was.\n"
 
 
 def main(args: list[str] | None = None) -> None:
-    """Run the command line; a usage error is one line (``Error: ...``) and exit code 2."""
+    """Run the command line; a usage error is one line (``Error: ...``) and exit code 2; a
+    Ctrl-C at any moment before a commit, even while the command starts, one line and 130."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C: KeyboardInterrupt
     try:
+        from sqlnb.cli import commands, show  # noqa: F401  (they register the commands)
+        from sqlnb.cli.registry import app
+
         code = app(args=args, prog_name="sqlnb", standalone_mode=False)
+    except KeyboardInterrupt:
+        sys.stderr.write(INTERRUPTED)
+        code = 130
     except Exception as error:
         message = getattr(error, "format_message", None)
         if message is None:  # not one of Click's errors (vendored by Typer)
@@ -32,4 +41,28 @@ def main(args: list[str] | None = None) -> None:
         where = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
         sys.stderr.write(f"Error: {message()}{where}\n")
         raise SystemExit(getattr(error, "exit_code", 2)) from None
+    if code == 130:  # interrupted: everything is closed and rolled back by now
+        _exit(130)
     raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _exit(code: int) -> None:
+    """Exit at once. (A KeyboardInterrupt that arrived while a library ran Python code of its
+    own makes the interpreter, at its normal exit, kill itself with SIGINT even though sqlnb
+    handled it: exit code -2 rather than 130.)"""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def __getattr__(name: str) -> Any:
+    """``app`` (the Typer application, with every command registered), when first used."""
+    if name == "app":
+        from sqlnb.cli import commands, show  # noqa: F401
+        from sqlnb.cli.registry import app
+
+        return app
+    raise AttributeError(f"module 'sqlnb.cli' has no attribute {name!r}")
+
+
+__all__ = ["app", "main"]

@@ -11,7 +11,6 @@ import typer
 from sqlglot import exp
 
 from sqlnb import files, training, tuning
-from sqlnb.cli.app import command, print_script
 from sqlnb.cli.console import FILE_SUFFIXES, echo, errors, fail, opened, print_rows
 from sqlnb.cli.options import (
     DATA,
@@ -31,6 +30,7 @@ from sqlnb.cli.options import (
     UnseenOpt,
     uses,
 )
+from sqlnb.cli.registry import command, print_script
 from sqlnb.engine import dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Hyperparameters, Pruning
@@ -294,10 +294,12 @@ def export_model(
         typer.Option("--output", "-o", "--to", help="Folder to write the Parquet files into."),
     ],
     model_name: ModelOpt = "default",
+    replace: Annotated[bool, typer.Option(help="Replace an earlier model file there.")] = False,
 ) -> None:
-    """Write a model (counts, hyperparameters, tokenizer, version) as Parquet files."""
+    """Write a model (counts, hyperparameters, tokenizer, version) as Parquet files: one
+    committed version of it."""
     with opened(db) as database:
-        written = files.export_model(database, model_name, to)
+        written = files.export_model(database, model_name, to, replace=replace)
     echo(f"wrote model {model_name!r} to {to} ({len(written)} files)")
 
 

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -82,8 +85,30 @@ def errors() -> Iterator[None]:
     except SqlnbError as error:
         fail(str(error))
     except KeyboardInterrupt:
-        sys.stderr.write("Interrupted: the database is as it was.\n")
+        from sqlnb.cli import INTERRUPTED
+
+        sys.stderr.write(INTERRUPTED)
         raise typer.Exit(130) from None
+
+
+def committing() -> None:
+    """From here on (a command's changes are being committed) Ctrl-C no longer stops the
+    command: it finishes and exits 0, so that exit code 130 always means nothing changed."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+WAIT: contextvars.ContextVar[float] = contextvars.ContextVar("wait", default=0.0)
+
+
+@contextmanager
+def waiting(seconds: float) -> Iterator[None]:
+    """Within the block, :func:`opened` waits up to ``seconds`` for a locked DuckDB file."""
+    token = WAIT.set(seconds)
+    try:
+        yield
+    finally:
+        WAIT.reset(token)
 
 
 @contextmanager
@@ -91,8 +116,11 @@ def opened(db: str, *, create: bool = False, target: str | None = None) -> Itera
     """The database, with a progress bar on a terminal for long queries; ``target`` the dialect
     of a script to print (its statements are built for that engine)."""
     with errors():
-        database = Database.connect(db, create=create)
+        if WAIT.get() < 0:
+            raise SqlnbError(f"--wait must be a number of seconds >= 0, not {WAIT.get():g}")
+        database = Database.connect(db, create=create, wait=WAIT.get())
     database.target = target
+    database.on_commit = committing
     failed = True  # a file this command created is removed if the command fails
     profile = os.environ.get("SQLNB_PROFILE")
     if profile:  # each statement's seconds, one JSON line each (benchmarks/speed.py reads them)

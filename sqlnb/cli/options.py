@@ -15,7 +15,7 @@ from typing import Annotated, Any, Generic, TypeVar, cast
 
 import typer
 
-from sqlnb.cli.console import errors
+from sqlnb.cli.console import errors, waiting
 from sqlnb.engine import DIALECTS, Database
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Hyperparameters, Pruning, parse_class_prior
@@ -167,6 +167,15 @@ OPTIONS: dict[str, tuple[Any, Any]] = {
     "max_features": (
         _opt(int | None, help="Keep only the most frequent words (default: all)."),
         None,
+    ),
+    # every command that opens a database (see expand)
+    "wait": (
+        _opt(
+            float,
+            help="Seconds to wait for a DuckDB file another process is using (default: 0, "
+            "fail at once).",
+        ),
+        0.0,
     ),
 }
 
@@ -323,11 +332,16 @@ def expand(
         elif p.name not in skip:
             params.append(p.replace(kind=KEYWORD))
 
+    if "db" in own:  # a command that opens a database waits for it as long as told
+        annotation, default = OPTIONS["wait"]
+        params.append(inspect.Parameter("wait", KEYWORD, default=default, annotation=annotation))
+
     @functools.wraps(fn)
     def wrapper(**values: Any) -> Any:
         with errors():
             built = {name: group.build(values) for name, group in groups.items()}
-        return fn(**{k: v for k, v in values.items() if k in own}, **built)
+        with waiting(values.get("wait", 0.0)):
+            return fn(**{k: v for k, v in values.items() if k in own}, **built)
 
     wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in params}

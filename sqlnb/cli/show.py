@@ -12,9 +12,9 @@ from typing import Annotated, Any
 import typer
 
 from sqlnb import catalog
-from sqlnb.cli.app import command
 from sqlnb.cli.console import display, echo, fail, opened, table
 from sqlnb.cli.options import LABELED, SOURCE, TRUTH, DbArg, ModelOpt, ReplaceOpt, uses
+from sqlnb.cli.registry import command
 from sqlnb.inputs import Labels, Source
 from sqlnb.model import load
 

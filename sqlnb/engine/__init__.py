@@ -40,6 +40,19 @@ T = TypeVar("T")
 __all__ = ["DIALECTS", "Database", "Dialect", "Row", "dialect", "script", "to_sql"]
 
 
+def _duckdb_waiting(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect``, tried again while another process holds the file, for up to
+    ``wait`` seconds; the last error if it still does."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return duckdb.connect(path, read_only=read_only)
+        except duckdb.Error as error:
+            if not messages.is_lock_error(str(error)) or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.05)
+
+
 class Database:
     """A connection to one database, with its dialect, a tracer and progress reporting."""
 
@@ -57,6 +70,9 @@ class Database:
         # Told what a long command is doing and how far it is (see :meth:`stage`).
         self.on_stage: Callable[[str, float | None], None] | None = None
         self.progress: Callable[[float], None] | None = None
+        # Called just before changes are committed (a transaction's COMMIT, a file published):
+        # the command line stops taking Ctrl-C for an interruption from then on.
+        self.on_commit: Callable[[], None] | None = None
         self._depth = 0
         self._threads: int | None = None
         # The dialect of the statements being built, where not this database's own (a printed
@@ -65,12 +81,18 @@ class Database:
 
     @classmethod
     def connect(
-        cls, target: Database | str | Path | Any, *, create: bool = False, read_only: bool = False
+        cls,
+        target: Database | str | Path | Any,
+        *,
+        create: bool = False,
+        read_only: bool = False,
+        wait: float = 0,
     ) -> Database:
         """Open a DuckDB file (the default), ``sqlite:///path.db`` or a ``.sqlite`` file,
         ``postgresql://...``, ``spark://MASTER``, ``chdb:///folder`` or ``clickhouse://...``; or
         wrap an open DuckDB, sqlite3 or psycopg connection, a SparkSession or a
-        clickhouse-connect client. Without ``create`` a missing file is an error."""
+        clickhouse-connect client. Without ``create`` a missing file is an error. A DuckDB file
+        another process holds is waited for up to ``wait`` seconds."""
         if isinstance(target, Database):
             return target
         wrapped = backend_for(target)
@@ -88,21 +110,22 @@ class Database:
             return cls(backend, name, path=text)
         if text != ":memory:" and not create and not Path(text).exists():
             raise SqlnbError(f"database file {text!r} does not exist")
-        return cls._open_duckdb(text, read_only)
+        return cls._open_duckdb(text, read_only, wait)
 
     @classmethod
-    def _open_duckdb(cls, path: str, read_only: bool) -> Database:
+    def _open_duckdb(cls, path: str, read_only: bool, wait: float = 0) -> Database:
         """A DuckDB file. One another process holds is a clear 'locked' error (DuckDB lets one
-        process write a file, or several read it); a file this process may not write is opened
-        read-only, so that reading works and writing is a clear error."""
+        process write a file, or several read it), after waiting up to ``wait`` seconds for it;
+        a file this process may not write is opened read-only, so that reading works and
+        writing is a clear error."""
         reason = "it was opened read-only" if read_only else None
         created = path != ":memory:" and not Path(path).exists()
         try:
-            connection = duckdb.connect(path, read_only=read_only)
+            connection = _duckdb_waiting(path, read_only, wait)
         except duckdb.Error as error:
             message = messages.one_line(error)
             if messages.is_lock_error(message):
-                raise SqlnbError(messages.locked(path, message)) from None
+                raise SqlnbError(messages.locked(path, message, wait)) from None
             if read_only or not messages.is_permission_error(message) or not Path(path).is_file():
                 raise SqlnbError(f"cannot open {path!r}: {message}") from None
             try:
@@ -288,7 +311,31 @@ class Database:
                     self.backend.run(self.dialect.rollback or "ROLLBACK", False)
                 raise
             self._depth -= 1
+            self.committing()
             self.execute(self.dialect.commit or "COMMIT")
+
+    def committing(self) -> None:
+        """Say that changes are about to be committed (see :attr:`on_commit`)."""
+        if self.on_commit is not None:
+            self.on_commit()
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads that all see one committed state of the database: a read-only transaction
+        where the engine has one (PostgreSQL: REPEATABLE READ); else reads as they come."""
+        if self._depth or self.dialect.snapshot is None:
+            yield
+            return
+        self.execute(self.dialect.snapshot)
+        self._depth += 1
+        try:
+            for text in self.backend.opening(writing=False):
+                self.execute(text)
+            yield
+        finally:
+            self._depth -= 1
+            with contextlib.suppress(Exception):
+                self.backend.run(self.dialect.rollback or "ROLLBACK", False)
 
     # --- looking at tables ---------------------------------------------------------------
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import math
 import sqlite3
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 import duckdb
 from sqlglot import exp
 
+from sqlnb.engine import scratch
 from sqlnb.engine.dialects import duckdb_type
 from sqlnb.errors import SqlnbError
 
@@ -44,8 +44,9 @@ class Backend:
         """Around a transaction sqlnb runs: session settings for its writes, then as before."""
         yield
 
-    def opening(self) -> list[str]:
-        """Statements run first in every transaction sqlnb runs (never printed in scripts)."""
+    def opening(self, *, writing: bool = True) -> list[str]:
+        """Statements run first in every transaction sqlnb runs (never printed in scripts);
+        not ``writing``: in one that only reads."""
         return []
 
     def prepare(self, tree: exp.Expr) -> exp.Expr:
@@ -88,7 +89,7 @@ class Backend:
 
     def write_parquet(self, text: str, path: Path, types: dict[str, str]) -> None:
         """Write the rows of a query (columns and DuckDB types ``types``) to a Parquet file."""
-        with tempfile.TemporaryDirectory(prefix="sqlnb-") as folder:
+        with scratch.folder() as folder:
             rows = Path(folder) / "rows.csv"
             self.write_csv(text, rows)
             with duckdb.connect() as mem:
@@ -109,7 +110,7 @@ class Backend:
     def load_parquet(self, path: Path, name: str, create: str) -> None:
         """A temporary table ``name`` (created by ``create``) holding a Parquet file's rows."""
         self.run(create, False)
-        with tempfile.TemporaryDirectory(prefix="sqlnb-") as folder:
+        with scratch.folder() as folder:
             rows = Path(folder) / "rows.csv"
             with duckdb.connect() as mem:
                 mem.execute(
@@ -292,7 +293,8 @@ class PostgresBackend(Backend):
         connection.autocommit = True  # transactions are explicit BEGIN / COMMIT
         super().__init__(connection)
         self.path = self._explicit_path()
-        self.schema = self.path[0]
+        self.home: str = self.path[0]
+        self.schema = self.home
         self._found: dict[str, str] = {}  # table name -> the schema it was found in
 
     def _explicit_path(self) -> list[str]:
@@ -333,14 +335,18 @@ class PostgresBackend(Backend):
                 cursor.execute(f"SET LOCAL search_path = {SAFE_PATH}")
                 yield cursor
 
-    def opening(self) -> list[str]:
-        """Run first in every transaction sqlnb runs: the safe search_path, then a lock per
-        schema (READ COMMITTED would let two trainings of one model both delete the old rows
-        and both insert theirs: the second now waits for the first, then replaces it whole)."""
+    def opening(self, *, writing: bool = True) -> list[str]:
+        """Run first in every transaction sqlnb runs: the safe search_path, then, where it
+        writes, a lock per schema (READ COMMITTED would let two trainings of one model both
+        delete the old rows and both insert theirs: the second now waits for the first, then
+        replaces it whole)."""
+        guard = f"SET LOCAL search_path = {SAFE_PATH}"
+        if not writing:
+            return [guard]
         return [
-            f"SET LOCAL search_path = {SAFE_PATH}",
+            guard,
             "SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext("
-            + literal("sqlnb." + self.schema)
+            + literal("sqlnb." + self.home)
             + "))",
         ]
 
@@ -384,7 +390,7 @@ class PostgresBackend(Backend):
                 [name, self.path, self.path],
             ).fetchone()
         if row is None:
-            return self.schema
+            return self.home
         self._found[name] = str(row[0])
         return self._found[name]
 
@@ -413,7 +419,7 @@ class PostgresBackend(Backend):
         found = self.run(
             "SELECT c.relkind FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n "
             f"ON n.oid = c.relnamespace WHERE c.relname = {literal(name)} "
-            f"AND n.nspname = {literal(self.schema)}",
+            f"AND n.nspname = {literal(self.home)}",
             True,
         )
         if not found:
@@ -498,7 +504,7 @@ class SparkBackend(Backend):
 
     def write_parquet(self, text: str, path: Path, types: dict[str, str]) -> None:
         """Spark's Parquet writer, as one part file moved into place."""
-        with tempfile.TemporaryDirectory(prefix=".sqlnb-", dir=path.parent) as folder:
+        with scratch.folder(path.parent, ".sqlnb-") as folder:
             out = Path(folder).resolve() / "out"
             self.connection.sql(text).coalesce(1).write.parquet(out.as_uri())
             parts = sorted(out.glob("part-*.parquet"))

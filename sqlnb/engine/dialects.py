@@ -31,6 +31,9 @@ class Dialect:
     begin: str | None = "BEGIN TRANSACTION"
     commit: str | None = "COMMIT"
     rollback: str | None = "ROLLBACK"
+    # Begins a transaction whose reads all see one committed state (for export), where the
+    # engine has one.
+    snapshot: str | None = "BEGIN TRANSACTION"
     # False where DELETE is not supported on plain tables (Spark's file-based tables): a
     # DELETE becomes CREATE TABLE AS the rows to keep, DROP, RENAME.
     delete: bool = True
@@ -91,13 +94,14 @@ DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("duckdb", "duckdb", fail="error", split_hash="HASH"),
-        Dialect("sqlite", "sqlite", begin="BEGIN"),
+        Dialect("sqlite", "sqlite", begin="BEGIN", snapshot="BEGIN"),
         # (Each transaction first sets a safe search_path and takes a lock per schema:
         # PostgresBackend.opening.)
         Dialect(
             "postgres",
             "postgres",
             begin="BEGIN",
+            snapshot="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
             view_if_not_exists=False,
             analyze=True,
             index_model=True,
@@ -108,6 +112,7 @@ DIALECTS: dict[str, Dialect] = {
             begin=None,
             commit=None,
             rollback=None,
+            snapshot=None,
             delete=False,
             update=False,
             fail="raise_error",
@@ -120,6 +125,7 @@ DIALECTS: dict[str, Dialect] = {
             begin=None,
             commit=None,
             rollback=None,
+            snapshot=None,
             update=False,
         ),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),

@@ -4,7 +4,6 @@ rows as a Parquet, CSV or JSON file, and the types of a Parquet file's columns."
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING
 import duckdb
 from sqlglot import exp
 
+from sqlnb.engine import scratch
 from sqlnb.errors import SqlnbError
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def write_file(db: Database, query: exp.Select, path: Path) -> int:
     if not all(types.values()):  # SQLite: the storage class of each column's values
         names = [s.alias_or_name for s in query.selects]
         types = {n: db.value_type(query, n) for n in names}
-    with tempfile.TemporaryDirectory(prefix="sqlnb-") as folder:
+    with scratch.folder() as folder:
         rows = Path(folder) / "rows.parquet"
         db.write_parquet(query, rows, types)
         try:

@@ -98,9 +98,14 @@ def is_permission_error(message: str) -> bool:
     return "permission denied" in lowered or "read-only file system" in lowered
 
 
-def locked(path: str | None, message: str) -> str:
+def locked(path: str | None, message: str, waited: float = 0) -> str:
     """A database another process is using, as one line (with its process id if known)."""
     pid = re.search(r"PID (\d+)", message)
     who = f"another process (PID {pid.group(1)})" if pid else "another process"
     name = f"database {path!r}" if path else "the database"
-    return f"{name} is locked: {who} is using it; try again when it has finished"
+    if waited:
+        return f"{name} is locked: {who} is using it, still after {waited:g} s"
+    return (
+        f"{name} is locked: {who} is using it; try again when it has finished, "
+        "or give --wait SECONDS to wait for it"
+    )

@@ -87,7 +87,7 @@ class Tabular(Kind):
                 for f in features
             )
         )
-        if not ok or len({f[0] for f in features}) != len(features):
+        if not ok or not features or len({f[0] for f in features}) != len(features):
             raise SqlnbError(f"features {features!r} are not a list of [name, likelihood]")
 
     def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
