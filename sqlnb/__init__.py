@@ -23,9 +23,9 @@ def _interrupted_at_start(signum: int, frame: Any) -> None:
 
 # Started as the command line (``sqlnb ...`` or ``python -m sqlnb ...``): a Ctrl-C from here
 # until sqlnb.cli.main takes over is one line and exit code 130, not a traceback of imports.
-if os.path.basename(sys.argv[0] if sys.argv else "") == "sqlnb" or getattr(
-    sys, "orig_argv", []
-)[1:3] == ["-m", "sqlnb"]:
+if os.path.basename(sys.argv[0] if sys.argv else "") == "sqlnb" or getattr(sys, "orig_argv", [])[
+    1:3
+] == ["-m", "sqlnb"]:
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
 if TYPE_CHECKING:

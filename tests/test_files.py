@@ -192,19 +192,19 @@ TAMPERED = {
     "NULL label": ("sqlnb_classes", "label = NULL WHERE class_id = 1", "NULL label"),
     "NaN documents": ("sqlnb_classes", "n_docs = 'nan'::DOUBLE", "n_docs"),
     "negative alpha": ("sqlnb_models", "params = '{\"alpha\": -1}'", "alpha must be"),
-    "text alpha": ("sqlnb_models", "params = '{\"alpha\": \"x\"}'", "alpha must be"),
+    "text alpha": ("sqlnb_models", 'params = \'{"alpha": "x"}\'', "alpha must be"),
     "bad JSON": ("sqlnb_models", "params = '{alpha: 1'", "not JSON"),
     "unknown kind": ("sqlnb_models", "kind = 'magic'", "unknown kind 'magic'"),
     "bad pattern": (
         "sqlnb_models",
-        "params = '{\"tokenizer\": {\"lowercase\": true, \"pattern\": \"([\", "
-        "\"stop_words\": [], \"ngrams\": [1, 1]}}'",
+        'params = \'{"tokenizer": {"lowercase": true, "pattern": "([", '
+        '"stop_words": [], "ngrams": [1, 1]}}\'',
         "does not compile",
     ),
     "huge n-grams": (
         "sqlnb_models",
-        "params = '{\"tokenizer\": {\"lowercase\": true, \"pattern\": \"\\\\w+\", "
-        "\"stop_words\": [], \"ngrams\": [1, 100000]}}'",
+        'params = \'{"tokenizer": {"lowercase": true, "pattern": "\\\\w+", '
+        '"stop_words": [], "ngrams": [1, 100000]}}\'',
         "n-gram range 1-100000",
     ),
     "fewer classes": ("sqlnb_models", "n_classes = 9", "classes, not 9"),
@@ -214,7 +214,6 @@ TAMPERED = {
 @pytest.mark.parametrize("case", list(TAMPERED))
 def test_a_tampered_model_file_is_refused_naming_file_and_value(tmp_path, case):
     import duckdb
-
     from test_cli import run, snapshot
 
     table, change, said = TAMPERED[case]
@@ -239,15 +238,18 @@ def test_a_tampered_model_file_is_refused_naming_file_and_value(tmp_path, case):
 
 def test_counts_whose_sums_overflow_are_refused_at_training(tmp_path):
     import duckdb
-
     from test_cli import run, snapshot
 
     db = tmp_path / "db.duckdb"
     with duckdb.connect(str(db)) as con:
-        con.execute("CREATE TABLE tokens AS SELECT * FROM (VALUES (1, 'a', 1e308), "
-                    "(2, 'a', 1e308), (3, 'b', 1.0)) t(doc_id, word, count)")
-        con.execute("CREATE TABLE labels AS SELECT * FROM (VALUES (1, 'x'), (2, 'x'), (3, 'y')) "
-                    "t(doc_id, label)")
+        con.execute(
+            "CREATE TABLE tokens AS SELECT * FROM (VALUES (1, 'a', 1e308), "
+            "(2, 'a', 1e308), (3, 'b', 1.0)) t(doc_id, word, count)"
+        )
+        con.execute(
+            "CREATE TABLE labels AS SELECT * FROM (VALUES (1, 'x'), (2, 'x'), (3, 'y')) "
+            "t(doc_id, label)"
+        )
     before = snapshot(db)
     code, _, err = run("train", str(db), "--model", "m")
     assert code == 1

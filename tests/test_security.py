@@ -115,8 +115,7 @@ def cluster() -> Iterator[Any]:
 def classify(role: str, search_path: str) -> list[str]:
     with connect(role, search_path) as c:
         return [
-            c.execute(f"SELECT {SHARED}.sqlnb_classify('m', %s)", [t]).fetchone()[0]
-            for t in TEXTS
+            c.execute(f"SELECT {SHARED}.sqlnb_classify('m', %s)", [t]).fetchone()[0] for t in TEXTS
         ]
 
 
@@ -147,8 +146,18 @@ def test_a_schema_named_after_the_caller_does_not_capture_the_model(cluster):
         assert classify("bob", f'"$user",{SHARED}') == truth
         # sqlnb's own commands keep the models in the first schema named explicitly
         code, out, err = sqlnb(
-            "predict", url("bob", f'"$user",{SHARED}'), "--model", "m", "--docs", "emails",
-            "--id-column", "id", "--text-column", "body", "--format", "csv",
+            "predict",
+            url("bob", f'"$user",{SHARED}'),
+            "--model",
+            "m",
+            "--docs",
+            "emails",
+            "--id-column",
+            "id",
+            "--text-column",
+            "body",
+            "--format",
+            "csv",
         )
         assert code == 0, err
         assert [line.split(",")[1] for line in out.splitlines()[1:]] == truth
@@ -191,8 +200,18 @@ def test_operators_in_a_writable_schema_change_nothing(cluster):
     code, _, err = sqlnb("train", url("alice", SHARED), "--docs", "docs", "--model", "m")
     assert code == 0, err
     code, out, err = sqlnb(
-        "predict", url("alice", SHARED), "--model", "m", "--docs", "emails",
-        "--id-column", "id", "--text-column", "body", "--format", "csv",
+        "predict",
+        url("alice", SHARED),
+        "--model",
+        "m",
+        "--docs",
+        "emails",
+        "--id-column",
+        "id",
+        "--text-column",
+        "body",
+        "--format",
+        "csv",
     )
     assert code == 0, err
     assert [line.split(",")[1] for line in out.splitlines()[1:]] == truth
@@ -202,7 +221,12 @@ def test_operators_in_a_writable_schema_change_nothing(cluster):
 
 
 def test_a_role_without_rights_is_told_so(cluster):
-    for args in (("models",), ("show", "--model", "m"), ("predict", "--model", "m", "--docs", "docs")):
+    commands = [
+        ("models",),
+        ("show", "--model", "m"),
+        ("predict", "--model", "m", "--docs", "docs"),
+    ]
+    for args in commands:
         code, out, err = sqlnb(args[0], url("carol", SHARED), *args[1:])
         assert code == 1, (args, out, err)
         assert err.startswith("Error: permission denied for "), (args, err)
@@ -223,8 +247,18 @@ def test_user_text_cannot_close_the_functions_quoting(cluster, tmp_path):
         a.execute("CREATE TABLE stops (word TEXT)")
         a.execute("INSERT INTO stops VALUES ('$sqlnb$'), ('$$'), ('$sqlnb1$')")
     code, _, err = sqlnb(
-        "train", url("alice", SHARED), "--docs", "docs", "--model", "q", "--stop-words",
-        "stops", "--token-pattern", "[a-z$]+", "--ngrams", "1-2",
+        "train",
+        url("alice", SHARED),
+        "--docs",
+        "docs",
+        "--model",
+        "q",
+        "--stop-words",
+        "stops",
+        "--token-pattern",
+        "[a-z$]+",
+        "--ngrams",
+        "1-2",
     )
     assert code == 0, err
     with connect("bob", SHARED) as c:
