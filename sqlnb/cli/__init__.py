@@ -15,8 +15,6 @@ import signal
 import sys
 from typing import Any
 
-INTERRUPTED = "Interrupted: the database is as it was.\n"
-
 
 def main(args: list[str] | None = None) -> None:
     """Run the command line; a usage error is one line (``Error: ...``) and exit code 2; a
@@ -28,7 +26,7 @@ def main(args: list[str] | None = None) -> None:
 
         code = app(args=args, prog_name="sqlnb", standalone_mode=False)
     except KeyboardInterrupt:
-        sys.stderr.write(INTERRUPTED)
+        sys.stderr.write("Interrupted: the database is as it was.\n")  # console.INTERRUPTED
         code = 130
     except Exception as error:
         message = getattr(error, "format_message", None)

@@ -19,6 +19,8 @@ import typer
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 
+INTERRUPTED = "Interrupted: the database is as it was.\n"
+
 
 def echo(line: str) -> None:
     """One line of results on stdout, as it is (never wrapped)."""
@@ -85,8 +87,6 @@ def errors() -> Iterator[None]:
     except SqlnbError as error:
         fail(str(error))
     except KeyboardInterrupt:
-        from sqlnb.cli import INTERRUPTED
-
         sys.stderr.write(INTERRUPTED)
         raise typer.Exit(130) from None
 

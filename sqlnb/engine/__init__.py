@@ -10,7 +10,6 @@ tracer, run it, and turn the engine's errors into :class:`~sqlnb.errors.SqlnbErr
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,8 +21,8 @@ from sqlglot import exp
 
 from sqlnb import templates
 from sqlnb.engine import files, messages
-from sqlnb.engine.backends import Backend, DuckDBBackend, Row, SQLiteBackend
-from sqlnb.engine.connections import backend_for, open_url
+from sqlnb.engine.backends import Backend, Row
+from sqlnb.engine.connections import backend_for, open_target
 from sqlnb.engine.dialects import (
     DIALECTS,
     Dialect,
@@ -38,19 +37,6 @@ from sqlnb.errors import MissingTable, SqlnbError
 T = TypeVar("T")
 
 __all__ = ["DIALECTS", "Database", "Dialect", "Row", "dialect", "script", "to_sql"]
-
-
-def _duckdb_waiting(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
-    """``duckdb.connect``, tried again while another process holds the file, for up to
-    ``wait`` seconds; the last error if it still does."""
-    deadline = time.monotonic() + wait
-    while True:
-        try:
-            return duckdb.connect(path, read_only=read_only)
-        except duckdb.Error as error:
-            if not messages.is_lock_error(str(error)) or time.monotonic() >= deadline:
-                raise
-        time.sleep(0.05)
 
 
 class Database:
@@ -100,51 +86,9 @@ class Database:
             return cls(*wrapped)
         if not isinstance(target, (str, Path)):
             raise SqlnbError(f"not a database or connection: {type(target).__name__}")
-        text = str(target)
-        if text.startswith("sqlite://"):
-            return cls._open_sqlite(text.removeprefix("sqlite://").removeprefix("/"), create)
-        if text.endswith((".sqlite", ".sqlite3")):
-            return cls._open_sqlite(text, create)
-        if "://" in text:
-            backend, name = open_url(text)
-            return cls(backend, name, path=text)
-        if text != ":memory:" and not create and not Path(text).exists():
-            raise SqlnbError(f"database file {text!r} does not exist")
-        return cls._open_duckdb(text, read_only, wait)
-
-    @classmethod
-    def _open_duckdb(cls, path: str, read_only: bool, wait: float = 0) -> Database:
-        """A DuckDB file. One another process holds is a clear 'locked' error (DuckDB lets one
-        process write a file, or several read it), after waiting up to ``wait`` seconds for it;
-        a file this process may not write is opened read-only, so that reading works and
-        writing is a clear error."""
-        reason = "it was opened read-only" if read_only else None
-        created = path != ":memory:" and not Path(path).exists()
-        try:
-            connection = _duckdb_waiting(path, read_only, wait)
-        except duckdb.Error as error:
-            message = messages.one_line(error)
-            if messages.is_lock_error(message):
-                raise SqlnbError(messages.locked(path, message, wait)) from None
-            if read_only or not messages.is_permission_error(message) or not Path(path).is_file():
-                raise SqlnbError(f"cannot open {path!r}: {message}") from None
-            try:
-                connection = duckdb.connect(path, read_only=True)
-            except duckdb.Error as again:
-                raise SqlnbError(f"cannot open {path!r}: {messages.one_line(again)}") from None
-            reason = "its file is not writable"
-        database = cls(DuckDBBackend(connection), "duckdb", path=path)
-        database.read_only, database.created = reason, created
-        return database
-
-    @classmethod
-    def _open_sqlite(cls, path: str, create: bool) -> Database:
-        created = path != ":memory:" and not Path(path).exists()
-        if created and not create:
-            raise SqlnbError(f"database file {path!r} does not exist")
-        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        database = cls(SQLiteBackend(connection, threaded=True), "sqlite", path=path)
-        database.created = created
+        opened = open_target(str(target), create=create, read_only=read_only, wait=wait)
+        database = cls(opened.backend, opened.dialect, path=opened.path)
+        database.created, database.read_only = opened.created, opened.read_only
         return database
 
     def close(self) -> None:

@@ -1,9 +1,11 @@
-"""Which backend serves a database URL or an open connection."""
+"""Which backend serves a database path, URL or open connection, and opening them."""
 
 from __future__ import annotations
 
 import importlib
 import sqlite3
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +15,11 @@ from sqlnb.engine import messages
 from sqlnb.engine.backends import (
     Backend,
     DuckDBBackend,
-    PostgresBackend,
     SparkBackend,
     SQLiteBackend,
 )
 from sqlnb.engine.clickhouse import CLICKHOUSE_SETTINGS, ClickHouseBackend
+from sqlnb.engine.postgres import PostgresBackend
 from sqlnb.errors import SqlnbError
 
 
@@ -35,6 +37,77 @@ def backend_for(connection: Any) -> tuple[Backend, str] | None:
     if package == "clickhouse_connect":
         return ClickHouseBackend(connection), "clickhouse"
     return None
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A database sqlnb opened: its backend and dialect name, its path or URL, whether opening
+    it created its file, and why it cannot be written to (when opened read-only)."""
+
+    backend: Backend
+    dialect: str
+    path: str
+    created: bool = False
+    read_only: str | None = None
+
+
+def open_target(text: str, *, create: bool, read_only: bool, wait: float) -> Opened:
+    """A DuckDB file (the default), ``sqlite:///path.db`` or a ``.sqlite`` file, or a URL (see
+    :func:`open_url`). Without ``create`` a missing file is an error."""
+    if text.startswith("sqlite://"):
+        return _open_sqlite(text.removeprefix("sqlite://").removeprefix("/"), create)
+    if text.endswith((".sqlite", ".sqlite3")):
+        return _open_sqlite(text, create)
+    if "://" in text:
+        backend, name = open_url(text)
+        return Opened(backend, name, text)
+    if text != ":memory:" and not create and not Path(text).exists():
+        raise SqlnbError(f"database file {text!r} does not exist")
+    return _open_duckdb(text, read_only, wait)
+
+
+def _open_duckdb(path: str, read_only: bool, wait: float) -> Opened:
+    """A DuckDB file. One another process holds is a clear 'locked' error (DuckDB lets one
+    process write a file, or several read it), after waiting up to ``wait`` seconds for it; a
+    file this process may not write is opened read-only, so that reading works and writing is
+    a clear error."""
+    reason = "it was opened read-only" if read_only else None
+    created = path != ":memory:" and not Path(path).exists()
+    try:
+        connection = _duckdb_waiting(path, read_only, wait)
+    except duckdb.Error as error:
+        message = messages.one_line(error)
+        if messages.is_lock_error(message):
+            raise SqlnbError(messages.locked(path, message, wait)) from None
+        if read_only or not messages.is_permission_error(message) or not Path(path).is_file():
+            raise SqlnbError(f"cannot open {path!r}: {message}") from None
+        try:
+            connection = duckdb.connect(path, read_only=True)
+        except duckdb.Error as again:
+            raise SqlnbError(f"cannot open {path!r}: {messages.one_line(again)}") from None
+        reason = "its file is not writable"
+    return Opened(DuckDBBackend(connection), "duckdb", path, created, reason)
+
+
+def _duckdb_waiting(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect``, tried again while another process holds the file, for up to
+    ``wait`` seconds; the last error if it still does."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return duckdb.connect(path, read_only=read_only)
+        except duckdb.Error as error:
+            if not messages.is_lock_error(str(error)) or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.05)
+
+
+def _open_sqlite(path: str, create: bool) -> Opened:
+    created = path != ":memory:" and not Path(path).exists()
+    if created and not create:
+        raise SqlnbError(f"database file {path!r} does not exist")
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    return Opened(SQLiteBackend(connection, threaded=True), "sqlite", path, created)
 
 
 def open_url(url: str) -> tuple[Backend, str]:
