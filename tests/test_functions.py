@@ -219,6 +219,34 @@ def test_sqlite_registered_functions_equal_predict(tmp_path, kind):
         plain.execute("SELECT sqlnb_classify('nope', 'x')").fetchall()
 
 
+def test_sqlite_functions_in_one_row_read_one_model(tmp_path):
+    """A retraining between the two functions of a row (here by a function called between
+    them) never gives one model's label with the other's probability."""
+    import sqlite3
+
+    path = tmp_path / "db.sqlite"
+    writer = sqlite3.connect(path, isolation_level=None)
+    docs().to_sql("train", writer, index=False)
+    sqlnb.train(writer, sqlnb.Docs("train"), model="m")
+    plain = sqlite3.connect(path, isolation_level=None)
+    sqlnb.register_sqlite(plain)
+    text = "good tasty food, great value"
+    before = plain.execute("SELECT sqlnb_classify('m', ?), sqlnb_proba('m', ?)", [text, text])
+    label, proba = before.fetchone()
+
+    def retrain() -> int:  # another connection replaces the model with a very different one
+        sqlnb.train(writer, sqlnb.Docs("train"), model="m", alpha=50.0, fit_prior=False)
+        return 1
+
+    plain.create_function("retrain", 0, retrain)
+    row = plain.execute(
+        "SELECT sqlnb_classify('m', ?), retrain(), sqlnb_proba('m', ?)", [text, text]
+    ).fetchone()
+    assert (row[0], row[2]) == (label, proba)  # both from the model before the retraining
+    after = plain.execute("SELECT sqlnb_proba('m', ?)", [text]).fetchone()[0]
+    assert not math.isclose(after, proba, rel_tol=1e-6)  # the next statement sees the new one
+
+
 # --- DuckDB: the macros, which score a text with list functions ---------------------------------
 
 # Texts for the tokenizer's corners: punctuation, apostrophes, Unicode, upper case, digits,

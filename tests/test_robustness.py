@@ -911,6 +911,46 @@ def test_locked_database_fails_at_once_in_one_line(holder, template: Path):
     assert snapshot(db) == snapshot(template)
 
 
+def test_wait_waits_for_a_locked_database(template: Path, tmp_path: Path):
+    """--wait SECONDS tries again until the other process lets the file go."""
+    db = tmp_path / "held.duckdb"
+    shutil.copy(template, db)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+            "print('open', flush=True); time.sleep(1.5)",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "open\n"
+    code, out, err = run("models", str(db), "--wait", "20")
+    holder.wait()
+    holder.stdout.close()
+    assert code == 0, err
+    assert "m_int" in out
+
+
+def test_leftovers_of_killed_processes_are_removed(template: Path, tmp_path: Path):
+    """Folders named after a process that is gone (kill -9 runs no clean-up) go at the next
+    run that writes there; those of live processes stay."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    target = tmp_path / "model"
+    stale = [tmp_path / f".model.{dead.pid}.partial", tmp_path / f".model.{dead.pid}.old"]
+    alive = tmp_path / f".model.{os.getppid()}.partial"
+    for folder in (*stale, alive):
+        folder.mkdir()
+        (folder / "rows.csv").write_text("x")
+    code, _, err = run("export", str(template), "--model", "m", "--to", str(target))
+    assert code == 0, err
+    assert not any(p.exists() for p in stale)
+    assert alive.exists()
+
+
 # --- failure never destroys a model ----------------------------------------------------------
 
 # Large enough that training takes a second or more: 2M token rows, 200,003 words, 20 classes
@@ -1198,6 +1238,61 @@ def test_a_reader_sees_the_old_model_or_the_new_never_a_mix(shared):
     reader_db.close()
     assert not failures, failures
     assert seen and all(_one_of(s, first, second) for s in seen)
+
+
+def test_an_export_during_retrainings_holds_one_model(shared, tmp_path):
+    """An export while another connection retrains holds one training's catalog row and
+    counts, never one's row with the other's counts (PostgreSQL: a REPEATABLE READ snapshot)."""
+    from sqlnb.files import export_model, import_model
+
+    e, another = shared
+    versions = {}
+    for tokens, labels in (("ta", "la"), ("tb", "lb")):
+        sqlnb.train(e.db, tokens, labels, model="m")
+        versions[tokens] = _counts(e.db, "m")
+    stop, exported, failures = threading.Event(), [], []
+    exporter = another()
+
+    def export() -> None:
+        i = 0
+        while not stop.is_set():
+            target = tmp_path / f"e{i}"
+            try:
+                export_model(exporter, "m", target)
+            except Exception as error:
+                if "retrained while it was exported" not in str(error):
+                    failures.append(error)
+                    return
+                continue
+            exported.append(target)
+            i += 1
+
+    thread = threading.Thread(target=export)
+    thread.start()
+    try:
+        for i in range(8):
+            sqlnb.train(e.db, *(("ta", "la") if i % 2 == 0 else ("tb", "lb")), model="m")
+    finally:
+        stop.set()
+        thread.join()
+    exporter.close()
+    assert not failures, failures
+    assert exported
+    mem = sqlnb.connect(duckdb.connect())
+    for i, folder in enumerate(exported):
+        import_model(mem, folder, f"x{i}")
+        assert _counts(mem, f"x{i}") in versions.values()
+
+
+def _counts(db: Any, model: str) -> tuple:
+    """A model's classes and word counts, and its catalog's number of classes."""
+    from sqlglot import exp
+
+    rows = []
+    for table in ("sqlnb_classes", "sqlnb_word_counts"):
+        query = exp.select("*").from_(table).where(exp.column("model").eq(exp.convert(model)))
+        rows.append(sorted(tuple(r[1:]) for r in db.fetch(query)))
+    return (*rows, sqlnb.load(db, model).n_classes)
 
 
 def test_a_prediction_built_before_a_retraining_refuses_to_run(shared):
