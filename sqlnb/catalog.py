@@ -227,7 +227,7 @@ def flaws(
     for name, total in zip(table.amounts, found[len(checks) :]):
         if total is not None and not math.isfinite(float(total)):
             return f"values of {name} whose sum is not a finite number (it overflows)"
-    for key in table.keys:
+    for key in table.keys if unique else ():
         repeated = exp.select(exp.func("COUNT", exp.Star())).from_(
             exp.select(*key)
             .from_(source.copy())
