@@ -78,13 +78,18 @@ def derived(the_kind: Kind) -> tuple[ModelTable, ...]:
 
 
 def creates(db: Database, the_kind: Kind) -> list[exp.Expr]:
-    """CREATE TABLE (or VIEW) IF NOT EXISTS for the shared tables and the kind's. A readable
-    table that is now a view, as an earlier sqlnb left it, is dropped first (its rows are
-    derived, and the view shows them again for every model)."""
+    """CREATE TABLE (or VIEW) IF NOT EXISTS for the shared tables and the kind's, but those the
+    database has already (asking is cheaper than creating on some engines: Spark's catalog),
+    or all of them in a script for another database. A readable table that is now a view, as
+    an earlier sqlnb left it, is dropped first (its rows are derived, and the view shows them
+    again for every model)."""
     statements: list[exp.Expr] = []
     for t in tables(the_kind):
-        if t.view and db.relation_type(t.node()) == "table":
+        found = db.relation_type(t.node())
+        if t.view and found == "table":
             statements.append(templates.render("catalog/drop_table.sql", table=t.node()))
+        elif found is not None and db.target is None:
+            continue
         statements.append(templates.render(t.create))
     return statements
 
@@ -241,12 +246,21 @@ def flaws(
     return None
 
 
-def counted_flaws(db: Database, model: str, the_kind: Kind, n_classes: int) -> str | None:
-    """Whether a model's counts, just counted, are usable numbers (finite sums: counts near
-    the largest double overflow when they are added up), or why not."""
+def counted_flaws(db: Database, model: str, the_kind: Kind) -> str | None:
+    """Whether a model's counts, just counted from checked inputs (finite, non-negative), add
+    up to finite numbers (counts near the largest double overflow when they are summed), or
+    why not; one query."""
+    sums = []
     for table in (CLASSES, *(t for t in the_kind.tables if t.counts)):
-        rows = exp.select("*").from_(table.node()).where(exp.column("model").eq(exp.convert(model)))
-        problem = flaws(db, table, rows.subquery("m"), n_classes, unique=False)
-        if problem is not None:
-            return f"{table.name}: {problem}"
+        for name in table.amounts:
+            total = (
+                exp.select(exp.Sum(this=exp.column(name)))
+                .from_(table.node())
+                .where(exp.column("model").eq(exp.convert(model)))
+            )
+            sums.append((f"{table.name}.{name}", total.subquery()))
+    found = db.fetch(exp.select(*(s.as_(f"s{i}") for i, (_, s) in enumerate(sums))))[0]
+    for (what, _), total in zip(sums, found):
+        if total is not None and not math.isfinite(float(total)):
+            return f"the sum of {what} is not a finite number"
     return None

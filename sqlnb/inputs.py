@@ -153,21 +153,20 @@ class Labels:
     def check(self, db: Database, query: exp.Select, purpose: str = "train on") -> list[str]:
         """Refuse an empty labels table, NULL ids or labels, bad sample weights and documents
         with two labels; returns the distinct labels as text, in class order."""
-        row = db.fetch_dicts(templates.render("check/labels.sql", labels=query))[0]
         every_row = query.copy()
         every_row.set("distinct", None)  # NULLs are counted per row, not per distinct pair
-        nulls = db.fetch_dicts(templates.render("check/labels.sql", labels=every_row))[0]
+        row = db.fetch_dicts(templates.render("check/labels.sql", labels=every_row))[0]
         name = self.name
         if not row["n_rows"]:
             raise SqlnbError(f"labels table {name!r} is empty: nothing to {purpose}")
-        if nulls["null_doc"]:
+        if row["null_doc"]:
             raise SqlnbError(
-                f"labels table {name!r} has {nulls['null_doc']} rows with a NULL document id "
+                f"labels table {name!r} has {row['null_doc']} rows with a NULL document id "
                 f"in column {self.doc!r}"
             )
-        if nulls["null_label"]:
+        if row["null_label"]:
             raise SqlnbError(
-                f"labels table {name!r} has {nulls['null_label']} rows with a NULL label "
+                f"labels table {name!r} has {row['null_label']} rows with a NULL label "
                 f"in column {self.label!r}"
             )
         if row["bad_weight"]:
@@ -175,7 +174,7 @@ class Labels:
                 f"labels table {name!r} has {row['bad_weight']} sample weights that are "
                 "NULL, NaN, infinite or negative"
             )
-        if row["n_rows"] != row["n_docs"]:
+        if row["conflicts"]:
             doc = db.fetch(templates.render("check/conflict.sql", labels=query))[0][0]
             raise SqlnbError(f"labels table {name!r} gives document {doc} two different labels")
         return self.values(db, query)

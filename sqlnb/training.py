@@ -48,7 +48,7 @@ class Training:
                 self.db.execute(statement)
             self.kind.check(self.db, self.model, self.params)
             written = catalog.entry(self.db, self.model)
-            problem = catalog.counted_flaws(self.db, self.model, self.kind, written.n_classes)
+            problem = catalog.counted_flaws(self.db, self.model, self.kind)
             if problem is not None:
                 raise SqlnbError(
                     f"{self.reads or 'the data'}: the model's counts overflow ({problem})"

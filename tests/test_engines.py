@@ -101,8 +101,22 @@ def canonical(value):
     return {"false": "0", "true": "1"}.get(value, value) if isinstance(value, str) else value
 
 
+def columns_of(table: str) -> list[str]:
+    """One of sqlnb's tables' columns in their declared order (Spark puts the partition column
+    ``model`` last), or ``*`` for another table."""
+    from sqlnb import templates
+
+    name = f"catalog/create_{table.removeprefix('sqlnb_')}.sql"
+    if name not in templates.names():
+        return ["*"]
+    tree = templates.parsed(name)
+    if not isinstance(tree.this, exp.Schema):  # a view: its own order
+        return ["*"]
+    return [c.name for c in tree.this.expressions]
+
+
 def rows_of(db: sqlnb.Database, table: str) -> list[tuple]:
-    rows = db.fetch(exp.select("*").from_(exp.to_table(table)))
+    rows = db.fetch(exp.select(*columns_of(table)).from_(exp.to_table(table)))
     return sorted((tuple(canonical(v) for v in r) for r in rows), key=repr)
 
 

@@ -52,7 +52,13 @@ def rows(db: Database, model: str) -> dict[str, list]:
 
 
 def _select(table: str, model: str) -> exp.Select:
-    return exp.select("*").from_(table).where(exp.column("model").eq(exp.convert(model)))
+    from test_engines import columns_of
+
+    return (
+        exp.select(*columns_of(table))
+        .from_(table)
+        .where(exp.column("model").eq(exp.convert(model)))
+    )
 
 
 def strip(found: dict[str, list]) -> dict[str, list]:

@@ -1290,7 +1290,10 @@ def _counts(db: Any, model: str) -> tuple:
 
     rows = []
     for table in ("sqlnb_classes", "sqlnb_word_counts"):
-        query = exp.select("*").from_(table).where(exp.column("model").eq(exp.convert(model)))
+        from test_engines import columns_of
+
+        query = exp.select(*columns_of(table)).from_(table)
+        query = query.where(exp.column("model").eq(exp.convert(model)))
         rows.append(sorted(tuple(r[1:]) for r in db.fetch(query)))
     return (*rows, sqlnb.load(db, model).n_classes)
 

@@ -18,7 +18,6 @@ import duckdb
 from sqlglot import exp
 
 from sqlnb.engine import scratch
-from sqlnb.engine.dialects import duckdb_type
 
 Row = tuple[Any, ...]
 
@@ -265,49 +264,3 @@ def _ln(x: float | None) -> float | None:
 
 def _exp(x: float | None) -> float | None:
     return None if x is None else math.exp(x) if x < 709 else float("inf")
-
-
-class SparkBackend(Backend):
-    lazy = True
-
-    def __init__(self, session: Any) -> None:
-        from pyspark.errors import PySparkException
-
-        self.errors = (PySparkException,)
-        super().__init__(session)
-
-    def run(self, text: str, fetch: bool) -> list[Row]:
-        frame = self.connection.sql(text)
-        return [tuple(r) for r in frame.collect()] if fetch else []
-
-    def relation(self, text: str) -> Any:
-        return self.connection.sql(text)
-
-    def describe(self, text: str) -> dict[str, str]:
-        schema = self.connection.sql(text).schema
-        return {f.name: duckdb_type(f.dataType.simpleString()) for f in schema.fields}
-
-    def relation_type(self, name: str) -> str | None:
-        if not self.connection.catalog.tableExists(name):
-            return None
-        kind = self.connection.catalog.getTable(name).tableType
-        return "view" if "VIEW" in str(kind).upper() else "table"
-
-    def write_parquet(self, text: str, path: Path, types: dict[str, str]) -> None:
-        """Spark's Parquet writer, as one part file moved into place."""
-        with scratch.folder(path.parent, ".sqlnb-") as folder:
-            out = Path(folder).resolve() / "out"
-            self.connection.sql(text).coalesce(1).write.parquet(out.as_uri())
-            parts = sorted(out.glob("part-*.parquet"))
-            if not parts:
-                raise OSError(f"Spark wrote no Parquet file into {out}")
-            parts[0].replace(path)
-
-    def load_parquet(self, path: Path, name: str, create: str) -> None:
-        self.connection.read.parquet(path.resolve().as_uri()).createOrReplaceTempView(name)
-
-    def unload(self, name: str) -> None:
-        self.connection.catalog.dropTempView(name)
-
-    def close(self) -> None:  # the session belongs to the caller, or lives for the process
-        pass

@@ -15,11 +15,11 @@ from sqlnb.engine import messages
 from sqlnb.engine.backends import (
     Backend,
     DuckDBBackend,
-    SparkBackend,
     SQLiteBackend,
 )
 from sqlnb.engine.clickhouse import CLICKHOUSE_SETTINGS, ClickHouseBackend
 from sqlnb.engine.postgres import PostgresBackend
+from sqlnb.engine.spark import SparkBackend, is_spark_url, open_session
 from sqlnb.errors import SqlnbError
 
 
@@ -58,7 +58,7 @@ def open_target(text: str, *, create: bool, read_only: bool, wait: float) -> Ope
         return _open_sqlite(text.removeprefix("sqlite://").removeprefix("/"), create)
     if text.endswith((".sqlite", ".sqlite3")):
         return _open_sqlite(text, create)
-    if "://" in text:
+    if "://" in text or is_spark_url(text):
         backend, name = open_url(text)
         return Opened(backend, name, text)
     if text != ":memory:" and not create and not Path(text).exists():
@@ -111,8 +111,8 @@ def _open_sqlite(path: str, create: bool) -> Opened:
 
 
 def open_url(url: str) -> tuple[Backend, str]:
-    """The backend and dialect name of a database URL: ``postgresql://...``,
-    ``spark://MASTER`` (configured as Spark's own configuration says: SPARK_CONF_DIR), or
+    """The backend and dialect name of a database URL: ``postgresql://...``, Spark
+    (``local[N]``, ``spark://HOST:PORT``, ``sc://HOST:PORT``: see :mod:`sqlnb.engine.spark`), or
     ClickHouse: ``chdb:///folder`` (chDB in this process, its data in that folder) or
     ``clickhouse://user:password@host:8123/database`` (a server)."""
     scheme = url.split("://", 1)[0]
@@ -122,16 +122,14 @@ def open_url(url: str) -> tuple[Backend, str]:
             return PostgresBackend(psycopg.connect(url, autocommit=True)), "postgres"
         except psycopg.Error as error:
             raise SqlnbError(f"cannot connect to {url!r}: {messages.one_line(error)}") from None
-    if scheme == "spark":
-        sql = driver("pyspark.sql", "Spark", "spark")
-        master = url.removeprefix("spark://")
-        builder = sql.SparkSession.builder.master(master).appName("sqlnb")
-        return SparkBackend(builder.getOrCreate()), "spark"
+    if is_spark_url(url):
+        driver("pyspark.sql", "Spark", "spark")
+        return SparkBackend(open_session(url), owned=True), "spark"
     if scheme in ("chdb", "clickhouse"):
         return ClickHouseBackend(client(url)), "clickhouse"
     raise SqlnbError(
         f"unsupported database URL {url!r}: use a DuckDB path, sqlite:///, postgresql://, "
-        "spark://, chdb:/// or clickhouse://"
+        "local[N], spark://, sc://, chdb:/// or clickhouse://"
     )
 
 

@@ -1,9 +1,12 @@
 """What differs between engines, as data: one :class:`Dialect` per engine, and the rewrites of
-the statements an engine lacks (Spark's ``DELETE``), next to each other.
+the statements an engine lacks (Spark's ``DELETE``: a model's partition dropped, or the table
+rewritten), next to each other.
 
 >>> print(script([exp.delete("t", where="model = 'm'")], "spark"))  # doctest: +NORMALIZE_WHITESPACE
+ALTER TABLE t DROP IF EXISTS PARTITION(model = 'm');
+>>> print(script([exp.delete("t", where="id = 3")], "spark"))  # doctest: +NORMALIZE_WHITESPACE
 DROP TABLE IF EXISTS t__sqlnb_keep;
-CREATE TABLE t__sqlnb_keep AS SELECT * FROM t WHERE NOT model = 'm';
+CREATE TABLE t__sqlnb_keep AS SELECT * FROM t WHERE NOT id = 3;
 DROP TABLE IF EXISTS t;
 ALTER TABLE t__sqlnb_keep RENAME TO t;
 """
@@ -61,6 +64,9 @@ class Dialect:
     # True where regular expressions backtrack (Java's): a token pattern that repeats a
     # repetition ambiguously could take exponential time there, and is refused.
     backtracking_regex: bool = False
+    # True where sqlnb's tables are partitioned by model (Spark's file tables: deleting a
+    # model's rows drops its partition instead of rewriting the table without them).
+    partition_by_model: bool = False
 
 
 class SqlnbClickHouse(ClickHouse):
@@ -117,6 +123,7 @@ DIALECTS: dict[str, Dialect] = {
             update=False,
             fail="raise_error",
             backtracking_regex=True,
+            partition_by_model=True,
         ),
         # No transactions; DELETE is ClickHouse's lightweight delete (synchronous here).
         Dialect(
@@ -192,6 +199,10 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
         replaced.set("exists", False)
         replaced.set("replace", True)
         return [replaced]
+    if d.partition_by_model:
+        partitioned = _by_model(tree)
+        if partitioned is not None:
+            return [partitioned]
     filled = _filled(tree)
     if filled is not None and d.analyze:
         return [tree, exp.Analyze(tables=[filled.copy()])]
@@ -207,6 +218,38 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
         staging = exp.to_table(f"{target.name}__sqlnb_keep")
         return [*replace_table(target, keep, staging)]
     return [tree]
+
+
+def _by_model(tree: exp.Expr) -> exp.Expr | None:
+    """Where tables are partitioned by model: the CREATE of one of sqlnb's tables (a column
+    ``model``) with its partitions, a DELETE of one model's rows as the drop of its partition,
+    a DELETE of every row as a TRUNCATE; None for any other statement."""
+    if isinstance(tree, exp.Create) and tree.kind == "TABLE" and isinstance(tree.this, exp.Schema):
+        if "model" not in [c.name for c in tree.this.expressions]:
+            return None
+        partitioned = tree.copy()
+        properties = [
+            exp.FileFormatProperty(this=exp.Var(this="PARQUET")),
+            exp.PartitionedByProperty(this=exp.Schema(expressions=[exp.to_identifier("model")])),
+        ]
+        partitioned.set("properties", exp.Properties(expressions=properties))
+        return partitioned
+    if not isinstance(tree, exp.Delete):
+        return None
+    where = tree.args.get("where")
+    if where is None:
+        return exp.TruncateTable(expressions=[tree.this.copy()])
+    condition = where.this
+    if (
+        isinstance(condition, exp.EQ)
+        and isinstance(condition.this, exp.Column)
+        and condition.this.name == "model"
+        and isinstance(condition.expression, exp.Literal)
+    ):
+        partition = exp.Partition(expressions=[condition.copy()])
+        drop = exp.DropPartition(expressions=[partition], exists=True)
+        return exp.Alter(this=tree.this.copy(), kind="TABLE", actions=[drop])
+    return None
 
 
 def _filled(tree: exp.Expr) -> exp.Table | None:

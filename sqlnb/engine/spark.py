@@ -1,0 +1,319 @@
+"""Spark: the session sqlnb starts for a database URL, and Spark's :class:`Backend`.
+
+``local[N]`` (or ``spark://local[N]``) starts Spark in this process; ``spark://HOST:PORT`` is a
+standalone master; ``sc://HOST:PORT`` is a Spark Connect server (also Databricks Connect's way
+in). A session sqlnb starts itself keeps its tables where Spark's own shells do with Hive
+support: a Derby metastore in ``metastore_db/`` and the data in ``spark-warehouse/``, both in
+the working directory, so that a second command, and ``spark-sql`` or ``pyspark`` started in
+the same folder, see the models and the SQL functions; ``SPARK_CONF_DIR/spark-defaults.conf``
+overrides any of it. Its output is sqlnb's alone: Spark's log and the JVM's own lines go to
+``spark.log`` in sqlnb's cache folder, and the JVM's start-up classes are kept there as a
+class-data-sharing archive (made by the first command, about 190 MB), which halves the time
+a command takes to start Spark.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sqlnb import cache
+from sqlnb.engine import scratch
+from sqlnb.engine.backends import Backend, Row
+from sqlnb.engine.dialects import duckdb_type
+from sqlnb.errors import SqlnbError
+
+# Spark's log: warnings and errors of the last command to a file; nothing on the console.
+LOG4J2 = """\
+rootLogger.level = warn
+rootLogger.appenderRef.file.ref = file
+appender.file.type = File
+appender.file.name = file
+appender.file.fileName = {log}
+appender.file.append = false
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = %d{{yy/MM/dd HH:mm:ss}} %p %c{{1}}: %m%n%ex
+logger.pygw.name = org.apache.spark.api.python.PythonGatewayServer
+logger.pygw.level = warn
+logger.repl.name = org.apache.spark.repl.Main
+logger.repl.level = warn
+"""
+
+
+LOCAL = re.compile(r"local(\[([0-9]+|\*)(,\s*[0-9]+)?\])?")
+
+
+def master_of(url: str) -> str:
+    """The Spark master (or Connect URL) a database URL names.
+
+    >>> master_of("spark://local[2]"), master_of("local"), master_of("spark://h:7077")
+    ('local[2]', 'local', 'spark://h:7077')
+    """
+    rest = url.removeprefix("spark://")
+    return rest if LOCAL.fullmatch(rest) else url
+
+
+def is_spark_url(text: str) -> bool:
+    """Whether ``text`` names Spark: ``spark://...``, ``sc://...`` or ``local[N]``.
+
+    >>> [is_spark_url(t) for t in ("local[2]", "local", "spark://h:7077", "db.duckdb")]
+    [True, True, True, False]
+    """
+    return text.startswith(("spark://", "sc://")) or LOCAL.fullmatch(text) is not None
+
+
+def open_session(url: str) -> Any:
+    """A SparkSession for ``url`` (see the module's docstring), quiet."""
+    _quiet_python()
+    from pyspark.sql import SparkSession
+
+    if url.startswith("sc://"):
+        try:
+            return SparkSession.builder.remote(url).getOrCreate()
+        except ImportError as error:  # the Connect client's packages
+            raise SqlnbError(
+                f"Spark Connect needs {error.name or 'grpcio'}: pip install 'sqlnb[spark]'"
+            ) from None
+    defaults = _spark_defaults()
+    builder = SparkSession.builder.master(master_of(url)).appName("sqlnb")
+    if "spark.sql.catalogImplementation" not in defaults:
+        builder = builder.enableHiveSupport()
+    builder = builder.config("spark.ui.showConsoleProgress", "false")
+    cores = _local_cores(master_of(url))
+    if cores and "spark.sql.shuffle.partitions" not in defaults:
+        # Spark's 200 are for a cluster; on one machine each is a task to schedule (a cold
+        # prediction of 4,000 texts: 14.8 s with 200, 10.9 s with 4 on local[2])
+        builder = builder.config("spark.sql.shuffle.partitions", str(2 * cores))
+    folder = cache.folder()
+    log = Path(folder or Path.cwd()) / "spark.log"
+    options = [defaults.get("spark.driver.extraJavaOptions", ""), *_logging(log)]
+    sharing = _class_sharing(folder)
+    options += sharing.options
+    builder = builder.config("spark.driver.extraJavaOptions", " ".join(o for o in options if o))
+    with _output_to(log):  # the JVM's own start-up lines (and whatever it prints later)
+        session = builder.getOrCreate()
+    session._sqlnb_sharing = sharing  # type: ignore[attr-defined]  # finished at close
+    return session
+
+
+def _local_cores(master: str) -> int | None:
+    """The cores of a local master (``local``: 1, ``local[*]``: the machine's), else None.
+
+    >>> _local_cores("local[3]"), _local_cores("local"), _local_cores("spark://h:7077")
+    (3, 1, None)
+    """
+    found = LOCAL.fullmatch(master)
+    if found is None:
+        return None
+    if found.group(2) is None:
+        return 1
+    return os.cpu_count() or 1 if found.group(2) == "*" else int(found.group(2))
+
+
+def _quiet_python() -> None:
+    """pyspark's own Python output: the FutureWarning it gives for pandas >= 3, and the
+    record (a JSON line and a traceback) it logs for every error it converts, caught or not."""
+    warnings.filterwarnings(
+        "ignore", message="PySpark does not yet fully support pandas", category=FutureWarning
+    )
+    with contextlib.suppress(ImportError):
+        from pyspark.logger import PySparkLogger
+
+        for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+            PySparkLogger.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+def _spark_defaults() -> dict[str, str]:
+    """The settings of ``$SPARK_CONF_DIR/spark-defaults.conf``, as spark-submit reads them."""
+    where = os.environ.get("SPARK_CONF_DIR")
+    if not where:
+        return {}
+    found: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in (Path(where) / "spark-defaults.conf").read_text().splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                key, _, value = re.split(r"(\s+|=)", line, maxsplit=1)
+                found[key] = value.strip()
+    return found
+
+
+def _logging(log: Path) -> list[str]:
+    """The JVM options that send Spark's log to ``log`` (a log4j2 file written beside it)."""
+    config = log.with_suffix(".log4j2.properties")
+    with contextlib.suppress(OSError):
+        config.parent.mkdir(parents=True, exist_ok=True)
+        text = LOG4J2.format(log=log)
+        if not config.exists() or config.read_text() != text:
+            partial = config.with_name(f".{config.name}.{os.getpid()}")
+            partial.write_text(text)
+            partial.replace(config)
+        return [f"-Dlog4j2.configurationFile={config}"]
+    return []
+
+
+class _Sharing:
+    """The JVM's class-data-sharing archive: used if there is one, else made at the end of
+    this command (written under a name of this process's, renamed when the JVM has ended)."""
+
+    def __init__(self, archive: Path | None, making: Path | None) -> None:
+        self.archive, self.making = archive, making
+
+    @property
+    def options(self) -> list[str]:
+        quiet = "-Xlog:disable"  # the JVM's notes on the classes it could not archive
+        if self.archive is not None:
+            return [f"-XX:SharedArchiveFile={self.archive}", "-Xshare:auto", quiet]
+        if self.making is not None:
+            return [f"-XX:ArchiveClassesAtExit={self.making}", quiet]
+        return []
+
+    def finish(self) -> None:
+        """After the JVM has ended: keep the archive it made."""
+        if self.making is not None and self.making.exists():
+            final = self.making.with_name(self.making.name.split(".")[0] + ".jsa")
+            with contextlib.suppress(OSError):
+                self.making.replace(final)
+
+
+def _class_sharing(folder: Path | None) -> _Sharing:
+    """The archive for this JVM and these jars, in sqlnb's cache folder (none if the cache is
+    off); an archive of a process that is gone is removed."""
+    if folder is None:
+        return _Sharing(None, None)
+    import pyspark
+
+    jars = Path(pyspark.__file__).parent / "jars"
+    java = os.environ.get("JAVA_HOME", "") or str(Path(os.path.realpath(_which("java"))))
+    stamp = [pyspark.__version__, java, *sorted(p.name for p in jars.glob("*.jar"))]
+    key = hashlib.sha256("\n".join(stamp).encode()).hexdigest()[:16]
+    archive = folder / f"spark-{key}.jsa"
+    if archive.exists():
+        return _Sharing(archive, None)
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        scratch.sweep(folder, f"spark-{key}.", (".jsa",))
+        return _Sharing(None, folder / f"spark-{key}.{os.getpid()}.jsa")
+    return _Sharing(None, None)
+
+
+def _which(program: str) -> str:
+    for place in os.environ.get("PATH", "").split(os.pathsep):
+        candidate = Path(place) / program
+        if candidate.is_file():
+            return str(candidate)
+    return program
+
+
+@contextlib.contextmanager
+def _output_to(log: Path) -> Iterator[None]:
+    """File descriptors 1 and 2 on ``log`` within the block: a child process started in it
+    (the JVM) writes there for good; this process gets its stdout and stderr back."""
+    try:
+        target = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    except OSError:
+        target = os.open(os.devnull, os.O_WRONLY)
+    saved = [os.dup(1), os.dup(2)]
+    try:
+        for fd in (1, 2):
+            os.dup2(target, fd)
+        yield
+    finally:
+        for fd, was in zip((1, 2), saved):
+            os.dup2(was, fd)
+            os.close(was)
+        os.close(target)
+
+
+def stop(session: Any) -> None:
+    """Stop a session sqlnb started, and wait for its JVM to end (it writes its class-data
+    archive as it ends)."""
+    sharing = getattr(session, "_sqlnb_sharing", None)
+    try:
+        gateway = session.sparkContext._gateway
+    except Exception:  # Spark Connect: no JVM here
+        gateway = None
+    with contextlib.suppress(Exception):
+        session.stop()
+    process = getattr(gateway, "proc", None)
+    if gateway is not None and process is not None:
+        with contextlib.suppress(Exception):
+            gateway.shutdown()
+        with contextlib.suppress(Exception):
+            if process.stdin is not None:
+                process.stdin.close()  # the gateway ends when its stdin closes
+            process.wait(timeout=120)
+    if sharing is not None:
+        sharing.finish()
+
+
+class SparkBackend(Backend):
+    """Spark SQL on a SparkSession (classic or Connect). Which of sqlnb's tables exist is read
+    from the catalog once and kept (the catalog is slow to ask, and sqlnb's statements are
+    what changes it)."""
+
+    lazy = True
+
+    def __init__(self, session: Any, *, owned: bool = False) -> None:
+        from pyspark.errors import PySparkException
+
+        self.errors = (PySparkException,)
+        super().__init__(session)
+        self.owned = owned
+        self._relations: dict[str, str] | None = None
+
+    def run(self, text: str, fetch: bool) -> list[Row]:
+        if not fetch and re.match(r"\s*(CREATE|DROP|ALTER)\b", text, re.IGNORECASE):
+            self._relations = None  # the catalog changes: read it again when asked
+        frame = self.connection.sql(text)
+        return [tuple(r) for r in frame.collect()] if fetch else []
+
+    def relation(self, text: str) -> Any:
+        return self.connection.sql(text)
+
+    def describe(self, text: str) -> dict[str, str]:
+        schema = self.connection.sql(text).schema
+        return {f.name: duckdb_type(f.dataType.simpleString()) for f in schema.fields}
+
+    def relation_type(self, name: str) -> str | None:
+        if self._relations is None:
+            listed = self.connection.catalog.listTables(pattern="sqlnb_*")
+            self._relations = {
+                t.name: "view" if "VIEW" in str(t.tableType).upper() else "table"
+                for t in listed
+                if not t.isTemporary
+            }
+        if name.startswith("sqlnb_"):
+            return self._relations.get(name)
+        if not self.connection.catalog.tableExists(name):
+            return None
+        kind = self.connection.catalog.getTable(name).tableType
+        return "view" if "VIEW" in str(kind).upper() else "table"
+
+    def write_parquet(self, text: str, path: Path, types: dict[str, str]) -> None:
+        """Spark's Parquet writer, as one part file moved into place."""
+        with scratch.folder(path.parent, ".sqlnb-") as folder:
+            out = Path(folder).resolve() / "out"
+            self.connection.sql(text).coalesce(1).write.parquet(out.as_uri())
+            parts = sorted(out.glob("part-*.parquet"))
+            if not parts:
+                raise OSError(f"Spark wrote no Parquet file into {out}")
+            parts[0].replace(path)
+
+    def load_parquet(self, path: Path, name: str, create: str) -> None:
+        self.connection.read.parquet(path.resolve().as_uri()).createOrReplaceTempView(name)
+
+    def unload(self, name: str) -> None:
+        self.connection.catalog.dropTempView(name)
+
+    def close(self) -> None:
+        """A session sqlnb started ends with the command; a caller's lives on."""
+        if self.owned:
+            stop(self.connection)
