@@ -104,13 +104,14 @@ def assert_same(got: dict[int, tuple[str, float]], want: dict[int, tuple[str, fl
         assert abs(got[doc][1] - proba) <= 1e-9, doc
 
 
-def round_trip(db: str, cwd: Path, corpus: Path, model: str) -> None:
-    """train, list, predict, retrain, classify in place and evaluate, each its own process:
+def round_trip(db: str, cwd: Path, corpus: Path, model: str, *, full: bool = True) -> None:
+    """train, list, retrain, predict, classify in place and evaluate, each its own process:
     predict gives DuckDB's labels; classify writes them (evaluated against the model's own
-    predictions, accuracy 1)."""
+    predictions, accuracy 1). Not ``full``: one training, no list."""
     train = ["--docs", str(corpus / "train.parquet"), "--model", model]
-    assert "trained multinomial model" in sqlnb_cli(cwd, "train", db, *train, "--alpha", "0.5")
-    assert model in sqlnb_cli(cwd, "models", db)
+    if full:
+        assert "trained multinomial" in sqlnb_cli(cwd, "train", db, *train, "--alpha", "0.5")
+        assert model in sqlnb_cli(cwd, "models", db)
     sqlnb_cli(cwd, "train", db, *train)  # retrained: replaced, not added to
     test = ["--docs", str(corpus / "test.parquet")]
     assert_same(predicted(sqlnb_cli(cwd, "predict", db, "--model", model, *test)), expected(corpus))
@@ -153,6 +154,11 @@ def test_local_spark_keeps_its_catalog_between_commands(corpus, tmp_path):
     command, and spark-sql started there, see; the SQL functions give predict's labels."""
     round_trip("local[2]", tmp_path, corpus, "m")
     assert (tmp_path / "metastore_db").is_dir() and (tmp_path / "spark-warehouse").is_dir()
+    assert_functions_with_spark_sql(tmp_path, corpus, "local[2]")
+
+
+def assert_functions_with_spark_sql(cwd: Path, corpus: Path, master: str) -> None:
+    """spark-sql, started in the training's folder, sees the model and sqlnb_classify."""
     import pyspark
 
     home = Path(pyspark.__file__).parent
@@ -162,10 +168,10 @@ def test_local_spark_keeps_its_catalog_between_commands(corpus, tmp_path):
         + "` ORDER BY doc_id"
     )
     done = subprocess.run(
-        [str(home / "bin" / "spark-sql"), "-e", query],
+        [str(home / "bin" / "spark-sql"), "--master", master, "-e", query],
         capture_output=True,
         text=True,
-        cwd=tmp_path,
+        cwd=cwd,
         env={**os.environ, "SPARK_HOME": str(home)},
         timeout=600,
     )
@@ -180,7 +186,8 @@ def test_standalone_master_and_worker(corpus, tmp_path):
     master = os.environ.get("SQLNB_TEST_SPARK_MASTER")
     if not master:
         unavailable("no standalone Spark master ($SQLNB_TEST_SPARK_MASTER)")
-    round_trip(master, tmp_path, corpus, "m")
+    round_trip(master, tmp_path, corpus, "m", full=False)
+    assert_functions_with_spark_sql(tmp_path, corpus, master)
 
 
 def test_spark_connect(corpus, tmp_path):
