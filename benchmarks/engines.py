@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import sqlglot
 from generate import DATA, Spec, default_folder, generate, parse_size, size_name
 
 HERE = Path(__file__).resolve().parent
@@ -142,7 +143,7 @@ def load(db: Any, folder: Path) -> None:
     """Every table of the corpus into the engine, through its bulk path."""
     for table in TABLES:
         with db.parquet(folder / f"{table}.parquet", "sqlnb_bench_load"):
-            db.execute(f"CREATE TABLE {table} AS SELECT * FROM sqlnb_bench_load")
+            db.execute(sqlglot.parse_one(f"CREATE TABLE {table} AS SELECT * FROM sqlnb_bench_load"))
 
 
 # --- the commands --------------------------------------------------------------------------
@@ -157,7 +158,7 @@ def commands(db: Any, work: Path) -> dict[str, Callable[[], Any]]:
         return sqlnb.load(db, "m")
 
     def first_doc() -> str:
-        return str(db.fetch_text("SELECT MIN(doc_id) FROM test_labels")[0][0])
+        return str(db.fetch(sqlglot.parse_one("SELECT MIN(doc_id) FROM test_labels"))[0][0])
 
     table = sqlnb.Table("wide_train")
     steps: dict[str, Callable[[], Any]] = {

@@ -48,7 +48,8 @@ def missing_table(source: exp.Expr, error: BaseException) -> tuple[str, bool]:
     message = one_line(error)
     if isinstance(source, exp.Table):
         name = ".".join(p.name for p in source.parts)
-        lowered = message.lower()
+        whole = str(error)  # a name may hold a line break: its message is more than one line
+        lowered = whole.lower()
         if is_permission_error(message):
             return message, False
         if any(
@@ -62,7 +63,7 @@ def missing_table(source: exp.Expr, error: BaseException) -> tuple[str, bool]:
             )
         ):
             # A view whose own tables are gone is not a missing table: name what is missing.
-            missing = missing_name(message)
+            missing = missing_name(whole)
             if missing is not None and missing.lower() != source.name.lower():
                 return f"cannot read {name!r}: the table {missing!r} it reads does not exist", True
             return f"table {name!r} does not exist", True
@@ -83,7 +84,7 @@ MISSING_NAME = (
 def missing_name(message: str) -> str | None:
     """The (last part of the) name of the table an engine reports missing, if it says."""
     for pattern in MISSING_NAME:
-        found = re.search(pattern, message, flags=re.IGNORECASE)
+        found = re.search(pattern, message, flags=re.IGNORECASE | re.DOTALL)
         if found:
             return found.group(1).strip("`\"'").split(".")[-1].strip("`\"'")
     return None

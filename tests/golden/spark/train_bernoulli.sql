@@ -8,18 +8,30 @@ CREATE TABLE IF NOT EXISTS sqlnb_models (
   n_features BIGINT,
   trained_at TIMESTAMP_NTZ,
   version STRING
+)
+USING PARQUET
+PARTITIONED BY (
+  model
 );
 CREATE TABLE IF NOT EXISTS sqlnb_classes (
   model STRING,
   class_id BIGINT,
   label STRING,
   n_docs DOUBLE
+)
+USING PARQUET
+PARTITIONED BY (
+  model
 );
 CREATE TABLE IF NOT EXISTS sqlnb_prior (
   model STRING,
   class_id BIGINT,
   label STRING,
   log_prior DOUBLE
+)
+USING PARQUET
+PARTITIONED BY (
+  model
 );
 CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
   model STRING,
@@ -28,12 +40,20 @@ CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
   pattern STRING,
   ngram_min BIGINT,
   ngram_max BIGINT
+)
+USING PARQUET
+PARTITIONED BY (
+  model
 );
 CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   model STRING,
   class_id BIGINT,
   word STRING,
   count DOUBLE
+)
+USING PARQUET
+PARTITIONED BY (
+  model
 );
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model STRING,
@@ -47,6 +67,10 @@ CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   w5 DOUBLE,
   w6 DOUBLE,
   w7 DOUBLE
+)
+USING PARQUET
+PARTITIONED BY (
+  model
 );
 CREATE TABLE IF NOT EXISTS sqlnb_base (
   model STRING,
@@ -54,6 +78,10 @@ CREATE TABLE IF NOT EXISTS sqlnb_base (
   score DOUBLE,
   n_zero BIGINT,
   presence BOOLEAN
+)
+USING PARQUET
+PARTITIONED BY (
+  model
 );
 CREATE VIEW IF NOT EXISTS sqlnb_log_theta AS
 SELECT
@@ -110,76 +138,20 @@ JOIN sqlnb_classes AS c
   ON c.model = s.model AND -1 - (
     c.class_id - c.class_id % 8
   ) = s.base;
-DROP TABLE IF EXISTS sqlnb_models__sqlnb_keep;
-CREATE TABLE sqlnb_models__sqlnb_keep AS
-SELECT
-  *
-FROM `sqlnb_models`
-WHERE
-  NOT model = 'spam';
-DROP TABLE IF EXISTS `sqlnb_models`;
-ALTER TABLE sqlnb_models__sqlnb_keep
-RENAME TO `sqlnb_models`;
-DROP TABLE IF EXISTS sqlnb_base__sqlnb_keep;
-CREATE TABLE sqlnb_base__sqlnb_keep AS
-SELECT
-  *
-FROM `sqlnb_base`
-WHERE
-  NOT model = 'spam';
-DROP TABLE IF EXISTS `sqlnb_base`;
-ALTER TABLE sqlnb_base__sqlnb_keep
-RENAME TO `sqlnb_base`;
-DROP TABLE IF EXISTS sqlnb_classes__sqlnb_keep;
-CREATE TABLE sqlnb_classes__sqlnb_keep AS
-SELECT
-  *
-FROM `sqlnb_classes`
-WHERE
-  NOT model = 'spam';
-DROP TABLE IF EXISTS `sqlnb_classes`;
-ALTER TABLE sqlnb_classes__sqlnb_keep
-RENAME TO `sqlnb_classes`;
-DROP TABLE IF EXISTS sqlnb_prior__sqlnb_keep;
-CREATE TABLE sqlnb_prior__sqlnb_keep AS
-SELECT
-  *
-FROM `sqlnb_prior`
-WHERE
-  NOT model = 'spam';
-DROP TABLE IF EXISTS `sqlnb_prior`;
-ALTER TABLE sqlnb_prior__sqlnb_keep
-RENAME TO `sqlnb_prior`;
-DROP TABLE IF EXISTS sqlnb_scoring__sqlnb_keep;
-CREATE TABLE sqlnb_scoring__sqlnb_keep AS
-SELECT
-  *
-FROM `sqlnb_scoring`
-WHERE
-  NOT model = 'spam';
-DROP TABLE IF EXISTS `sqlnb_scoring`;
-ALTER TABLE sqlnb_scoring__sqlnb_keep
-RENAME TO `sqlnb_scoring`;
-DROP TABLE IF EXISTS sqlnb_tokenizers__sqlnb_keep;
-CREATE TABLE sqlnb_tokenizers__sqlnb_keep AS
-SELECT
-  *
-FROM `sqlnb_tokenizers`
-WHERE
-  NOT model = 'spam';
-DROP TABLE IF EXISTS `sqlnb_tokenizers`;
-ALTER TABLE sqlnb_tokenizers__sqlnb_keep
-RENAME TO `sqlnb_tokenizers`;
-DROP TABLE IF EXISTS sqlnb_word_counts__sqlnb_keep;
-CREATE TABLE sqlnb_word_counts__sqlnb_keep AS
-SELECT
-  *
-FROM `sqlnb_word_counts`
-WHERE
-  NOT model = 'spam';
-DROP TABLE IF EXISTS `sqlnb_word_counts`;
-ALTER TABLE sqlnb_word_counts__sqlnb_keep
-RENAME TO `sqlnb_word_counts`;
+ALTER TABLE `sqlnb_models`
+DROP IF EXISTS   PARTITION(model = 'spam');
+ALTER TABLE `sqlnb_base`
+DROP IF EXISTS   PARTITION(model = 'spam');
+ALTER TABLE `sqlnb_classes`
+DROP IF EXISTS   PARTITION(model = 'spam');
+ALTER TABLE `sqlnb_prior`
+DROP IF EXISTS   PARTITION(model = 'spam');
+ALTER TABLE `sqlnb_scoring`
+DROP IF EXISTS   PARTITION(model = 'spam');
+ALTER TABLE `sqlnb_tokenizers`
+DROP IF EXISTS   PARTITION(model = 'spam');
+ALTER TABLE `sqlnb_word_counts`
+DROP IF EXISTS   PARTITION(model = 'spam');
 INSERT INTO sqlnb_classes (
   model,
   class_id,
