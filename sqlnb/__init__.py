@@ -31,7 +31,7 @@ if os.path.basename(sys.argv[0] if sys.argv else "") == "sqlnb" or getattr(sys, 
 if TYPE_CHECKING:
     from sqlnb.engine import Database
     from sqlnb.errors import SqlnbError
-    from sqlnb.hyper import Hyperparameters, Pruning
+    from sqlnb.hyper import Pruning
     from sqlnb.inputs import Docs, Labels, Table, Tokens
     from sqlnb.macros import register_sqlite
     from sqlnb.model import Model, append, connect, drop, load, models, retune, train
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 _WHERE = {
     "Database": "sqlnb.engine",
     "SqlnbError": "sqlnb.errors",
-    "Hyperparameters": "sqlnb.hyper",
     "Pruning": "sqlnb.hyper",
     "Docs": "sqlnb.inputs",
     "Labels": "sqlnb.inputs",
@@ -63,7 +62,6 @@ _WHERE = {
 __all__ = [
     "Database",
     "Docs",
-    "Hyperparameters",
     "Labels",
     "Model",
     "Pruning",

@@ -163,7 +163,7 @@ def _described(info: dict[str, str], where: str) -> tuple[Kind, dict[str, Any], 
     if not isinstance(params, dict):
         raise SqlnbError(f"{where}: its settings (params) are not a JSON object")
     try:
-        given = {k: params.get(k) for k in the_kind.hyperparameters}
+        given = {k: params.get(k) for k in the_kind.declared}
         params = {**params, **the_kind.resolve(given)}
         the_kind.check_settings(params)
         if params.get("tokenizer") is not None:

@@ -1,40 +1,16 @@
-"""The settings of a training: its hyperparameters, its class prior, vocabulary pruning.
-
-One :class:`Hyperparameters` object carries what the user gave (None: the kind's default), from
-the command line and the Python API alike; a kind resolves it against its own defaults.
-"""
+"""The settings of a training besides its hyperparameters (declared in
+:mod:`sqlnb.kinds.params`): class priors given, how priors are derived, vocabulary pruning."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from sqlglot import exp
 
 from sqlnb import templates
 from sqlnb.errors import SqlnbError
-
-
-@dataclass(frozen=True)
-class Hyperparameters:
-    """Hyperparameters as given; None leaves the kind's default (or, retuning, the model's)."""
-
-    alpha: float | None = None
-    beta: float | None = None
-    norm: bool | None = None
-    fit_prior: bool | None = None
-    class_prior: dict[str, float] | None = None
-    prior_alpha: float | None = None
-    var_smoothing: float | None = None
-    sample_variance: bool | None = None
-
-    def given(self) -> dict[str, Any]:
-        """The hyperparameters that were given, by name."""
-        return {k: v for k, v in asdict(self).items() if v is not None}
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def parse_class_prior(text: str) -> dict[str, float]:

@@ -28,7 +28,7 @@ from sqlnb import catalog, pipeline, templates, training
 from sqlnb.catalog import Entry
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import Hyperparameters, Pruning
+from sqlnb.hyper import Pruning
 from sqlnb.inputs import Labels, Source, type_family
 from sqlnb.tokenizer import Tokenizer
 
@@ -241,35 +241,26 @@ def train(
     *,
     model: str = "default",
     kind: str | None = None,
-    alpha: float | None = None,
-    beta: float | None = None,
-    norm: bool | None = None,
-    fit_prior: bool | None = None,
-    class_prior: dict[str, float] | None = None,
-    prior_alpha: float | None = None,
-    var_smoothing: float | None = None,
-    sample_variance: bool | None = None,
     tokenizer: Tokenizer | None = None,
     pruning: Pruning | None = None,
+    **hyperparameters: Any,
 ) -> Model:
     """Train (or retrain, atomically) a model in the database and return it.
 
     ``data`` is a tokens table (name or :class:`Tokens`; ``labels`` then defaults to
     ``"labels"``), a :class:`Docs` table of raw text, or a :class:`Table` (whose label column
-    gives the labels). Hyperparameters left as None take the kind's defaults; ones the kind
-    does not define are refused.
+    gives the labels). ``hyperparameters`` are the kind's (``alpha=0.5``, ``fit_prior=False``,
+    ...: the README's table, :mod:`sqlnb.kinds.params`); those not given take the kind's
+    defaults; ones the kind does not declare are refused.
     """
     database = connect(db, create=True)
-    hyper = Hyperparameters(
-        alpha, beta, norm, fit_prior, class_prior, prior_alpha, var_smoothing, sample_variance
-    )
     plan = training.train(
         database,
         data,
         labels,
         model=model,
         kind=kind,
-        hyper=hyper,
+        hyper=hyperparameters,
         tokenizer=tokenizer,
         pruning=pruning,
     )
@@ -292,5 +283,4 @@ def retune(db: Any, model: str = "default", **hyperparameters: Any) -> Model:
     """Change alpha, beta, the prior or the variance smoothing of a trained model, from its
     stored counts (its training data may be gone)."""
     database = connect(db)
-    hyper = Hyperparameters(**hyperparameters)
-    return Model.of(database, training.retune(database, model, hyper).apply())
+    return Model.of(database, training.retune(database, model, hyperparameters).apply())

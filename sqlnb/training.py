@@ -17,7 +17,7 @@ from sqlnb import catalog, macros, templates
 from sqlnb.catalog import CLASSES, MODELS, Entry
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import Hyperparameters, Pruning, check_class_prior, prior_bindings
+from sqlnb.hyper import Pruning, check_class_prior, prior_bindings
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
 from sqlnb.kinds import KINDS, Kind, kind_for
 from sqlnb.kinds.base import Labeled
@@ -137,7 +137,7 @@ def train(
     *,
     model: str = "default",
     kind: str | None = None,
-    hyper: Hyperparameters | None = None,
+    hyper: dict[str, Any] | None = None,
     tokenizer: Tokenizer | None = None,
     pruning: Pruning | None = None,
     check: bool = True,
@@ -147,7 +147,7 @@ def train(
     vocabulary with ``pruning``. Without ``check`` the inputs are taken as checked."""
     source = as_source(data)
     the_kind = kind_for(kind, source)
-    params = the_kind.prepare(db, source, the_kind.resolve((hyper or Hyperparameters()).given()))
+    params = the_kind.prepare(db, source, the_kind.resolve(hyper or {}))
     if (tokenizer is not None or pruning is not None) and not isinstance(source, Docs):
         raise SqlnbError("tokenizer and pruning options apply to training from text (--docs)")
     if isinstance(source, Docs):
@@ -237,15 +237,25 @@ def append(
     return Training(db, model, the_kind, params, statements, reads=_named(source))
 
 
-def retune(db: Database, model: str, hyper: Hyperparameters) -> Training:
+def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
     """Changing a trained model's smoothing or priors without reading its training data: the
-    derived tables are recomputed from the stored counts."""
+    derived tables are recomputed from the stored counts. Giving a hyperparameter sets the
+    ones it resets (declared with it) back to their defaults: a learned prior again."""
     current = catalog.entry(db, model)
     the_kind = current.kind
-    given = {k: v for k, v in current.params.items() if k in the_kind.hyperparameters}
-    given.update(hyper.given())
-    if hyper.fit_prior is not None or hyper.prior_alpha is not None:
-        given["class_prior"] = hyper.class_prior  # learned or uniform again
+    declared = the_kind.declared
+    given = {k: v for k, v in current.params.items() if k in declared}
+    for name, value in hyper.items():
+        if value is None:
+            continue
+        if name in declared and not declared[name].retune:
+            raise SqlnbError(
+                f"{declared[name].flag} shaped model {model!r}'s counts: train it again to "
+                "change it"
+            )
+        for reset in declared[name].resets if name in declared else ():
+            given[reset] = None
+        given[name] = value
     params = {**current.params, **the_kind.resolve(given)}
     check_class_prior(params["class_prior"], [c["label"] for c in catalog.classes(db, model)])
     statements = catalog.deletes(model, (MODELS, *catalog.derived(the_kind)))

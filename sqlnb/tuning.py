@@ -16,7 +16,6 @@ from sqlglot import exp
 from sqlnb import catalog, pipeline, templates, training
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import Hyperparameters
 from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source, labels_for
 from sqlnb.kinds import kind_for
 from sqlnb.tokenizer import Tokenizer
@@ -55,7 +54,7 @@ def tune(
     source = as_source(data)
     the_kind = kind_for(kind, source)
     the_labels = labels_for(source, labels)
-    first = Hyperparameters(**{**Hyperparameters(**hyperparameters).given(), "alpha": alphas[0]})
+    first = {**{k: v for k, v in hyperparameters.items() if v is not None}, "alpha": alphas[0]}
     db.stage("checking the input")
     labeled = the_labels.query(db)
     the_labels.check(db, labeled)
@@ -158,7 +157,7 @@ def _score(
     entry = catalog.entry(db, SCRATCH)
     key = (alpha, entry.n_classes)
     if key not in built:
-        plan = training.retune(db, SCRATCH, Hyperparameters(alpha=alpha))
+        plan = training.retune(db, SCRATCH, {"alpha": alpha})
         built[key] = [[text for s in plan.statements for text in db.texts(s)]]
     with db.transaction():
         for text in built[key][0]:

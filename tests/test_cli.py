@@ -416,3 +416,11 @@ def test_growth_commands(trained: Path, tmp_path: Path):
     assert code == 0, stderr
     result = json.loads(stdout)
     assert result["best_alpha"] in (0.1, 1.0, 10.0) and len(result["results"]) == 3
+
+
+def test_the_readme_table_of_hyperparameters_is_the_declarations():
+    """The README's table of options is the one sqlnb/kinds/params.py's declarations give."""
+    from sqlnb.kinds import KINDS, params
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    assert params.markdown(list(KINDS.values())) in readme

@@ -391,7 +391,7 @@ def test_hyperparameters_are_refused_where_they_are_not_defined(con):
         (dict(kind="multinomial", norm=True), "does not use --norm"),
         (dict(kind="complement", class_prior={"class 00": 0.5, "class 01": 0.5}), "no class prior"),
         (dict(kind="complement", fit_prior=False), "no class prior"),
-        (dict(kind="complement", alpha=0.0), "needs alpha > 0"),
+        (dict(kind="complement", alpha=0.0), "alpha must be a finite number > 0"),
         (dict(kind="bernoulli", alpha=-1.0), "alpha must be"),
         (dict(kind="bernoulli", beta=-0.5), "beta must be"),
         (dict(kind="gaussian"), "trains from a wide table"),

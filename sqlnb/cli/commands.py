@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from sqlglot import exp
@@ -33,7 +33,7 @@ from sqlnb.cli.options import (
 from sqlnb.cli.registry import command, print_script
 from sqlnb.engine import dialects
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import Hyperparameters, Pruning
+from sqlnb.hyper import Pruning
 from sqlnb.inputs import Docs, Labels, Source, Tokens
 from sqlnb.model import load
 
@@ -45,7 +45,7 @@ def train(
     kind: KindOpt = None,
     data: Source = uses(DATA),
     labels: Labels = uses(LABELS),
-    hyper: Hyperparameters = uses(HYPER),
+    hyper: dict[str, Any] = uses(HYPER),
     tokenizer: TokenizerOptions = uses(TOKENIZER),
     pruning: Pruning | None = uses(PRUNING),
     append: Annotated[
@@ -58,7 +58,7 @@ def train(
     with opened(db, create=dialect is None, target=dialect) as database:
         the_tokenizer = tokenizer.resolve(database)
         if append:
-            given = list(hyper.given())
+            given = list(hyper)
             if given or the_tokenizer is not None or pruning is not None:
                 option = "--" + given[0].replace("_", "-") if given else "a tokenizer option"
                 raise SqlnbError(
@@ -92,7 +92,7 @@ def train(
 
 @command()
 def retune(
-    db: DbArg, model_name: ModelOpt = "default", hyper: Hyperparameters = uses(HYPER)
+    db: DbArg, model_name: ModelOpt = "default", hyper: dict[str, Any] = uses(HYPER)
 ) -> None:
     """Change a trained model's smoothing, priors or variance smoothing from its stored counts,
     without its training data."""

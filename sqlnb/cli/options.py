@@ -18,9 +18,10 @@ import typer
 from sqlnb.cli.console import errors, waiting
 from sqlnb.engine import DIALECTS, Database
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import Hyperparameters, Pruning, parse_class_prior
+from sqlnb.hyper import Pruning
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens
-from sqlnb.kinds import KINDS
+from sqlnb.kinds import KINDS, params
+from sqlnb.kinds.params import FLAG, NUMBER, Hyper
 from sqlnb.tokenizer import DEFAULT_PATTERN, Tokenizer, parse_ngrams, stop_word_list
 
 Values = dict[str, Any]
@@ -92,50 +93,6 @@ OPTIONS: dict[str, tuple[Any, Any]] = {
     "weight_column": (
         _opt(
             str | None, help="Sample-weight column of the labels table (or --table / --docs table)."
-        ),
-        None,
-    ),
-    "alpha": (
-        _opt(
-            float | None,
-            help="Additive smoothing (Laplace 1, Lidstone > 0, 0 = maximum likelihood) "
-            "(default: 1).",
-        ),
-        None,
-    ),
-    "beta": (_opt(float | None, help="Bernoulli: pseudo-count of absence (default: alpha)."), None),
-    "norm": (
-        _opt(bool | None, "--norm/--no-norm", help="Complement: normalise the weights."),
-        None,
-    ),
-    "fit_prior": (
-        _opt(
-            bool | None,
-            "--fit-prior/--no-fit-prior",
-            help="Learn class priors (default), or uniform.",
-        ),
-        None,
-    ),
-    "class_prior": (_opt(str | None, help="Given class priors, e.g. 'spam=0.3,ham=0.7'."), None),
-    "prior_alpha": (
-        _opt(
-            float | None,
-            help="Dirichlet smoothing of learned priors: (N_k + a) / (N + K a) (default: 0).",
-        ),
-        None,
-    ),
-    "var_smoothing": (
-        _opt(
-            float | None,
-            help="Gaussian: add this times the largest feature variance (default: 1e-9).",
-        ),
-        None,
-    ),
-    "sample_variance": (
-        _opt(
-            bool | None,
-            "--sample-variance/--population-variance",
-            help="Gaussian: n - 1 variance (default: population, n).",
         ),
         None,
     ),
@@ -224,18 +181,18 @@ def _labels(o: Values) -> Labels:
     return Labels(o["labels"], o["doc_column"], o["label_column"], o.get("weight_column"))
 
 
-def _hyper(o: Values) -> Hyperparameters:
-    prior = o["class_prior"]
-    return Hyperparameters(
-        alpha=o.get("alpha"),
-        beta=o.get("beta"),
-        norm=o.get("norm"),
-        fit_prior=o.get("fit_prior"),
-        class_prior=None if prior is None else parse_class_prior(prior),
-        prior_alpha=o.get("prior_alpha"),
-        var_smoothing=o.get("var_smoothing"),
-        sample_variance=o.get("sample_variance"),
-    )
+def _hyperparameter(h: Hyper) -> tuple[Any, Any]:
+    """A hyperparameter's option, from its declaration (:mod:`sqlnb.kinds.params`)."""
+    if h.value == FLAG:
+        return _opt(bool | None, f"{h.flag}/{h.negative}", help=h.help), None
+    if h.value == NUMBER:
+        return _opt(float | None, help=h.help), None
+    return _opt(str | None, help=h.help), None
+
+
+# Every kind's hyperparameters, each an option (None: not given, the kind's default).
+HYPERPARAMETERS = params.every(KINDS.values())
+OPTIONS.update({name: _hyperparameter(h) for name, h in HYPERPARAMETERS.items()})
 
 
 @dataclass(frozen=True)
@@ -282,17 +239,8 @@ DATA = Group((*WEIGHTED.names, "features", "gaussian", "categorical"), _source) 
 TRUTH = Group(("labels", "doc_column", "label_column"), _labels)  # evaluate, report
 LABELS = Group((*TRUTH.names, "weight_column"), _labels)  # train, tune
 HYPER = Group(
-    (
-        "alpha",
-        "beta",
-        "norm",
-        "fit_prior",
-        "class_prior",
-        "prior_alpha",
-        "var_smoothing",
-        "sample_variance",
-    ),
-    _hyper,
+    tuple(HYPERPARAMETERS),
+    lambda o: {n: o[n] for n in HYPERPARAMETERS if o.get(n) is not None},
 )
 TOKENIZER = Group(("lowercase", "token_pattern", "stop_words", "ngrams"), _tokenizer)
 PRUNING = Group(

@@ -15,6 +15,7 @@ from sqlglot import exp
 from sqlnb import templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
+from sqlnb.kinds.params import PRIOR_DEFAULTS, Hyper, resolve
 
 Params = dict[str, Any]
 # A model's name: a literal, or an expression that gives it (a macro's parameter).
@@ -97,7 +98,9 @@ class Kind:
     reads: ClassVar[tuple[type, ...]]  # the input sources it trains from and classifies
     needs: ClassVar[str]  # those sources in words, for the error that refuses another
     tables: ClassVar[tuple[ModelTable, ...]]  # its own tables, besides the shared ones
-    hyperparameters: ClassVar[dict[str, Any]]  # the ones it accepts, with their defaults
+    hyperparameters: ClassVar[tuple[Hyper, ...]]  # the ones it takes (sqlnb.kinds.params)
+    # Why it takes none of some (refusals name it): complement's priors.
+    without: ClassVar[dict[str, str]] = {}
     uses_prior: ClassVar[bool] = True
     noun: ClassVar[str]  # what n_features counts: "words" or "features"
     size: ClassVar[str]  # the same in the report's table of the model
@@ -153,32 +156,16 @@ class Kind:
         raise NotImplementedError
 
     def resolve(self, given: Params) -> Params:
-        """The hyperparameters with defaults filled in; ones the kind does not define refused."""
-        resolved = dict(self.hyperparameters)
-        for name, value in given.items():
-            if value is None:
-                continue
-            if name not in self.hyperparameters:
-                option = "--" + name.replace("_", "-")
-                raise SqlnbError(f"kind {self.name!r} does not use {option}")
-            resolved[name] = value
-        for name, value in resolved.items():
-            if value is None:
-                continue
-            if name in ("alpha", "beta", "prior_alpha", "var_smoothing"):
-                number = isinstance(value, (int, float)) and not isinstance(value, bool)
-                if not number or not 0 <= value < float("inf"):
-                    raise SqlnbError(f"{name} must be a finite number >= 0, not {value!r}")
-            elif name in ("fit_prior", "norm", "sample_variance") and not isinstance(value, bool):
-                raise SqlnbError(f"{name} must be true or false, not {value!r}")
-            elif name == "class_prior" and not (
-                isinstance(value, dict)
-                and all(
-                    isinstance(p, (int, float)) and not isinstance(p, bool) for p in value.values()
-                )
-            ):
-                raise SqlnbError(f"class_prior must map labels to probabilities, not {value!r}")
-        return resolved
+        """The hyperparameters (:mod:`sqlnb.kinds.params`) with defaults filled in and every
+        value checked; ones the kind does not declare refused. Every model has priors to
+        derive (a kind without prior options has the learned ones, unused)."""
+        resolved = resolve(self.name, self.hyperparameters, given, self.without)
+        return {**PRIOR_DEFAULTS, **resolved}
+
+    @property
+    def declared(self) -> dict[str, Hyper]:
+        """The kind's hyperparameters by name."""
+        return {h.name: h for h in self.hyperparameters}
 
     def check_settings(self, params: Params) -> None:
         """Refuse stored settings (a model file's) that the kind's training would not write."""
@@ -210,6 +197,3 @@ class Kind:
         """What ``show`` and the report say about a trained model beyond its classes: sections
         of rows, by name (``words``, ``gaussian``, ``categories``)."""
         return {}
-
-
-PRIOR_DEFAULTS: dict[str, Any] = {"fit_prior": True, "class_prior": None, "prior_alpha": 0.0}

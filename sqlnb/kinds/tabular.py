@@ -13,13 +13,13 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Table, require, source_node, type_family
 from sqlnb.kinds import gaussian
-from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Labeled, ModelTable, Name, Params
+from sqlnb.kinds.base import Inputs, Kind, Labeled, ModelTable, Name, Params
+from sqlnb.kinds.params import ALPHA, PRIORS, SAMPLE_VARIANCE, VAR_SMOOTHING, Hyper
 from sqlnb.templates import col
 
 # The inputs: Gaussian features wide (one row per example) for counting and scoring, and long
 # (doc_id, feature, value) for explanations; categorical features long.
 ROWS, NUMERIC, CATEGORIES = "sqlnb_rows", "sqlnb_numeric", "sqlnb_categories"
-GAUSSIAN_DEFAULTS: dict[str, Any] = {"var_smoothing": 1e-9, "sample_variance": False}
 GAUSSIAN, CATEGORICAL = "gaussian", "categorical"  # a feature's likelihood
 
 TABLES = (
@@ -62,11 +62,7 @@ class Tabular(Kind):
     size = "features"
     default: ClassVar[str | None] = None
     tables = TABLES
-    hyperparameters: ClassVar[dict[str, Any]] = {
-        "alpha": 1.0,
-        **GAUSSIAN_DEFAULTS,
-        **PRIOR_DEFAULTS,
-    }
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, VAR_SMOOTHING, SAMPLE_VARIANCE, *PRIORS)
 
     def prepare(self, db: Database, source: Any, params: Params) -> Params:
         """The features of the table, each with its likelihood."""
@@ -231,7 +227,7 @@ class Gaussian(Tabular):
 
     name = "gaussian"
     default = GAUSSIAN
-    hyperparameters: ClassVar[dict[str, Any]] = {**GAUSSIAN_DEFAULTS, **PRIOR_DEFAULTS}
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (VAR_SMOOTHING, SAMPLE_VARIANCE, *PRIORS)
 
 
 class Categorical(Tabular):
@@ -239,7 +235,7 @@ class Categorical(Tabular):
 
     name = "categorical"
     default = CATEGORICAL
-    hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, **PRIOR_DEFAULTS}
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, *PRIORS)
 
 
 def features(db: Database, source: Table, default: str | None) -> list[tuple[str, str]]:

@@ -11,7 +11,8 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import wide
-from sqlnb.kinds.base import PRIOR_DEFAULTS, Inputs, Kind, Labeled, ModelTable, Name, Params
+from sqlnb.kinds.base import Inputs, Kind, Labeled, ModelTable, Name, Params
+from sqlnb.kinds.params import ALPHA, ALPHA_POSITIVE, BETA, NORM, PRIORS, Hyper
 from sqlnb.tokenizer import Tokenizer
 
 TOKENS = "sqlnb_input"
@@ -135,7 +136,7 @@ class Multinomial(TextKind):
 
     name = "multinomial"
     weights: ClassVar[dict[str, str]] = {"w": "multinomial/weight.sql"}
-    hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, **PRIOR_DEFAULTS}
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, *PRIORS)
 
 
 class Complement(Multinomial):
@@ -144,26 +145,13 @@ class Complement(Multinomial):
 
     name = "complement"
     weights: ClassVar[dict[str, str]] = {"w": "complement/weight.sql"}
-    hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, "norm": False}
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA_POSITIVE, NORM)
+    without: ClassVar[dict[str, str]] = {h.name: "it uses no class prior" for h in PRIORS}
     uses_prior = False
     word_note: ClassVar[str | None] = (
         "Each word adds count × (log θ<sub>predicted</sub> − log θ<sub>true</sub>) to "
         "log P(predicted) − log P(true)."
     )
-
-    def resolve(self, given: Params) -> Params:
-        for option in ("class_prior", "prior_alpha"):
-            if given.get(option) is not None:
-                flag = "--" + option.replace("_", "-")
-                raise SqlnbError(f"kind 'complement' uses no class prior: {flag} does not apply")
-        if given.get("fit_prior") is False:
-            raise SqlnbError("kind 'complement' uses no class prior: --no-fit-prior does not apply")
-        resolved = super().resolve({k: v for k, v in given.items() if k != "fit_prior"})
-        if resolved["alpha"] == 0:
-            raise SqlnbError(
-                "kind 'complement' needs alpha > 0 (its weights are ln(count + alpha))"
-            )
-        return {**resolved, **PRIOR_DEFAULTS}
 
     def smoothing(self, params: Params) -> dict[str, exp.Expr]:
         return {**super().smoothing(params), "norm": exp.convert(bool(params["norm"]))}
@@ -182,7 +170,7 @@ class Bernoulli(TextKind):
     score = "weights/presence.sql"
     weights: ClassVar[dict[str, str]] = {"w": "bernoulli/weight.sql", "a": "bernoulli/absent.sql"}
     tables = (WORD_COUNTS, SCORING, BASE, LOG_THETA, LOG_ABSENT)
-    hyperparameters: ClassVar[dict[str, Any]] = {"alpha": 1.0, "beta": None, **PRIOR_DEFAULTS}
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, BETA, *PRIORS)
     word_note: ClassVar[str | None] = (
         "Bernoulli: a present word adds (log θ − log(1 − θ)) of the predicted class minus that "
         "of the true class to log P(predicted) − log P(true); the absent words and the prior "

@@ -1,0 +1,218 @@
+"""Hyperparameters, each declared once: its name (the API's keyword, ``--name`` on the command
+line), default, kind of value and range, help, and whether a retuning may change it. A kind
+lists the ones it takes (:attr:`sqlnb.kinds.base.Kind.hyperparameters`); the command line's
+options, the API's keywords, the checks and their messages, and the README's table of options
+all come from these declarations (scikit-learn's ``_parameter_constraints`` is the model).
+
+>>> ALPHA.check(0.5), ALPHA.option
+(0.5, '--alpha A')
+>>> ALPHA.check(-1)
+Traceback (most recent call last):
+...
+sqlnb.errors.SqlnbError: alpha must be a finite number >= 0, not -1
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlnb.errors import SqlnbError
+from sqlnb.hyper import parse_class_prior
+
+NUMBER, FLAG, CHOICE, PRIOR = "number", "flag", "choice", "prior"
+
+
+@dataclass(frozen=True)
+class Hyper:
+    """One hyperparameter.
+
+    ``value`` is what it takes: a ``number`` (finite, at least ``low``; above it where
+    ``strict``), a ``flag`` (true or false), a ``choice`` (one of ``choices``), or a ``prior``
+    (a probability per label, ``'spam=0.3,ham=0.7'`` on the command line). ``default`` None
+    means what ``help`` says. ``retune``: a retuning may change it (it is applied to the
+    stored counts when the parameters are derived); otherwise it shaped the counts. ``resets``:
+    the hyperparameters that giving this one sets back to their defaults. ``doc`` is the
+    README's longer text (``help`` where None)."""
+
+    name: str
+    value: str
+    default: Any
+    help: str
+    doc: str | None = None
+    low: float = 0.0
+    strict: bool = False
+    choices: tuple[str, ...] = ()
+    retune: bool = True
+    resets: tuple[str, ...] = ()
+    metavar: str = ""
+    off: str = ""  # a flag's negative option, if not --no-<name>
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def negative(self) -> str:
+        """A flag's option that sets it false."""
+        return self.off or f"--no-{self.flag[2:]}"
+
+    @property
+    def option(self) -> str:
+        """How the README writes the option: ``--alpha A``, ``--norm`` / ``--no-norm``."""
+        if self.value == FLAG:
+            return f"{self.flag} / {self.negative}"
+        return f"{self.flag} {self.metavar or self.name[0].upper()}"
+
+    def check(self, value: Any) -> Any:
+        """The value, checked (and read, where the command line gives text); a clear error
+        naming the hyperparameter otherwise."""
+        if self.value == NUMBER:
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            above = number and (value > self.low if self.strict else value >= self.low)
+            if not number or not math.isfinite(value) or not above:
+                bound = f"{'>' if self.strict else '>='} {self.low:g}"
+                raise SqlnbError(f"{self.name} must be a finite number {bound}, not {value!r}")
+            return value
+        if self.value == FLAG:
+            if not isinstance(value, bool):
+                raise SqlnbError(f"{self.name} must be true or false, not {value!r}")
+            return value
+        if self.value == CHOICE:
+            if value not in self.choices:
+                raise SqlnbError(
+                    f"{self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+                )
+            return value
+        if isinstance(value, str):
+            value = parse_class_prior(value)
+        if not isinstance(value, dict) or not all(
+            isinstance(p, (int, float)) and not isinstance(p, bool) for p in value.values()
+        ):
+            raise SqlnbError(f"{self.name} must map labels to probabilities, not {value!r}")
+        return {str(k): float(p) for k, p in value.items()}
+
+
+ALPHA = Hyper(
+    "alpha",
+    NUMBER,
+    1.0,
+    "Additive smoothing (Laplace 1, Lidstone > 0, 0 = maximum likelihood) (default: 1).",
+    "additive smoothing, default 1 (Laplace); any α > 0 is Lidstone; α = 0 is maximum "
+    "likelihood (not for complement, whose weights are ln(count + α))",
+)
+# complement's weights are ln(count + alpha)
+ALPHA_POSITIVE = Hyper(
+    "alpha",
+    NUMBER,
+    1.0,
+    ALPHA.help,
+    ALPHA.doc,
+    strict=True,
+)
+BETA = Hyper(
+    "beta",
+    NUMBER,
+    None,
+    "Bernoulli: pseudo-count of absence (default: alpha).",
+    "pseudo-count of absence, default α: the Beta(α, β) prior",
+)
+NORM = Hyper(
+    "norm", FLAG, False, "Complement: normalise the weights.", "normalise the weights (default off)"
+)
+FIT_PRIOR = Hyper(
+    "fit_prior",
+    FLAG,
+    True,
+    "Learn class priors (default), or uniform.",
+    "learned priors N_k/N (default), or uniform 1/K",
+    resets=("class_prior",),
+)
+CLASS_PRIOR = Hyper(
+    "class_prior",
+    PRIOR,
+    None,
+    "Given class priors, e.g. 'spam=0.3,ham=0.7'.",
+    "given priors: every class named once, each in [0, 1], summing to 1 within 1e-6; used as given",
+    metavar="'spam=0.3,ham=0.7'",
+)
+PRIOR_ALPHA = Hyper(
+    "prior_alpha",
+    NUMBER,
+    0.0,
+    "Dirichlet smoothing of learned priors: (N_k + a) / (N + K a) (default: 0).",
+    "Dirichlet-smoothed learned priors (N_k + a)/(N + K·a); default 0",
+    resets=("class_prior",),
+    metavar="a",
+)
+VAR_SMOOTHING = Hyper(
+    "var_smoothing",
+    NUMBER,
+    1e-9,
+    "Gaussian: add this times the largest feature variance (default: 1e-9).",
+    "ε = E × the largest population variance of any Gaussian feature over all training rows is "
+    "added to every variance (default 1e-9; 0 allowed)",
+    metavar="E",
+)
+SAMPLE_VARIANCE = Hyper(
+    "sample_variance",
+    FLAG,
+    False,
+    "Gaussian: n - 1 variance (default: population, n).",
+    "n − 1 variances (as MADlib and R; a single value has variance 0) instead of the population "
+    "variance (the maximum-likelihood estimate, as scikit-learn)",
+    off="--population-variance",
+)
+PRIORS = (FIT_PRIOR, CLASS_PRIOR, PRIOR_ALPHA)
+PRIOR_DEFAULTS: dict[str, Any] = {h.name: h.default for h in PRIORS}
+
+
+def resolve(
+    kind: str,
+    declared: Sequence[Hyper],
+    given: dict[str, Any],
+    without: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The hyperparameters of a kind that declares ``declared``: those ``given`` (None: not
+    given) checked, the others their defaults. One it does not declare is refused (``without``
+    says why, for some)."""
+    by_name = {h.name: h for h in declared}
+    resolved = {h.name: h.default for h in declared}
+    for name, value in given.items():
+        if value is None:
+            continue
+        if name not in by_name:
+            flag = "--" + name.replace("_", "-")
+            why = (without or {}).get(name)
+            raise SqlnbError(f"kind {kind!r} does not use {flag}" + (f": {why}" if why else ""))
+        resolved[name] = by_name[name].check(value)
+    return resolved
+
+
+def every(kinds: Iterable[Any]) -> dict[str, Hyper]:
+    """Every hyperparameter of ``kinds`` (a kind's own declaration of a name wins over a
+    later kind's), by name, in the order they are first declared."""
+    found: dict[str, Hyper] = {}
+    for kind in kinds:
+        for h in kind.hyperparameters:
+            found.setdefault(h.name, h)
+    return found
+
+
+def markdown(kinds: Sequence[Any]) -> str:
+    """The README's table of the hyperparameters: option, the kinds that take it, meaning."""
+    names = [k.name for k in kinds]
+    lines = ["| option | kinds | meaning |", "|---|---|---|"]
+    for name, h in every(kinds).items():
+        taking = [k.name for k in kinds if any(x.name == name for x in k.hyperparameters)]
+        if len(taking) == len(names):
+            who = "all"
+        elif len(taking) == len(names) - 1:
+            who = "all but " + next(n for n in names if n not in taking)
+        else:
+            who = ", ".join(taking)
+        notes = {x.doc or x.help for k in kinds for x in k.hyperparameters if x.name == name}
+        lines.append(f"| `{h.option}` | {who} | {'; '.join(sorted(notes))} |")
+    return "\n".join(lines)
