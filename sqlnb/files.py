@@ -120,9 +120,9 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
     info = _catalog_row(file)
     the_kind, params, n_classes = _described(info, where)
     name = name or str(info["model"])
-    tables = catalog.counts(the_kind)[1:]
-    for table in tables:
-        if not (path / f"{table.name}.parquet").exists():
+    tables = [t for t in catalog.counts(the_kind)[1:] if (path / f"{t.name}.parquet").exists()]
+    for table in catalog.counts(the_kind)[1:]:
+        if table not in tables and not table.optional:
             raise SqlnbError(f"{where} lacks {table.name}.parquet")
     with contextlib.ExitStack() as stack:
         inserts: list[exp.Expr] = []

@@ -187,6 +187,7 @@ def append(
             f"model {model!r} was trained with vocabulary pruning, which depends "
             "on all documents at once: it cannot be appended to; train again"
         )
+    the_kind.check_append(model, params)
     batch = _read(db, source, labels, the_kind, params)
     if type_family(batch.label_type) != type_family(current.label_type):
         raise SqlnbError(
@@ -208,6 +209,7 @@ def append(
     if type_family(current.label_type) != "text":
         sort_key = exp.cast(sort_key, exp.DataType.build(current.label_type, dialect="duckdb"))
     statements: list[exp.Expr] = [
+        *catalog.creates(db, the_kind),  # a table a newer sqlnb added
         *catalog.deletes(staging, counts),
         *catalog.deletes(merged, counts),
         templates.render("train/classes.sql", model=staging, labeled=labeled.rows),
@@ -258,7 +260,8 @@ def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
         given[name] = value
     params = {**current.params, **the_kind.resolve(given)}
     check_class_prior(params["class_prior"], [c["label"] for c in catalog.classes(db, model)])
-    statements = catalog.deletes(model, (MODELS, *catalog.derived(the_kind)))
+    statements = catalog.creates(db, the_kind)  # a table a newer sqlnb added
+    statements += catalog.deletes(model, (MODELS, *catalog.derived(the_kind)))
     statements += parameters(model, the_kind, params, current.label_type, current.n_classes)
     return Training(db, model, the_kind, params, statements)
 

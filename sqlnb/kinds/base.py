@@ -45,6 +45,8 @@ class ModelTable:
     keys: tuple[tuple[str, ...], ...] = ()
     amounts: tuple[str, ...] = ()
     finite: tuple[str, ...] = ()
+    # A count table that model files written before it existed lack (then it has no rows).
+    optional: bool = False
 
     @property
     def create(self) -> str:
@@ -148,6 +150,10 @@ class Kind:
         """Statements that insert the derived parameters from the stored counts of
         ``n_classes`` classes."""
         raise NotImplementedError
+
+    def check_append(self, model: str, params: Params) -> None:
+        """Refuse appending to a model whose counts cannot simply be added to (they depend on
+        all its training documents at once)."""
 
     def check(self, db: Database, model: str, params: Params) -> None:
         """Refuse a trained model whose parameters are unusable (runs inside the transaction)."""

@@ -109,19 +109,24 @@ def _by(source: exp.Expr, alias: str, key: str, value: str, prefix: str, n: int)
     ]
 
 
-def derive(model: Name, families: dict[str, Weight], n_classes: int) -> exp.Expr:
+def derive(
+    model: Name, families: dict[str, Weight], n_classes: int, counts: exp.Query | None = None
+) -> exp.Expr:
     """Insert the model's rows into ``sqlnb_scoring``: for every training word and block of
     classes a row whose column j holds the weight of class base + j, by each family's formula
     (prefix ``w``: rows of block ``base``; ``a``: of block ``-1 - base``). The counts are
     pivoted once by word, a column per class (so this query, unlike prediction's, depends on
     the number of classes), and crossed with one row per block: its classes' totals, and the
-    formulas' parts that depend on them alone, computed once."""
-    counts = (
-        exp.select(col("class_id"), col("word"), col("count"))
-        .from_(exp.to_table("sqlnb_word_counts"), copy=False)
-        .where(_model(model), copy=False)
-        .subquery("w", copy=False)
-    )
+    formulas' parts that depend on them alone, computed once. ``counts`` is the relation
+    (class_id, word, count) of the model's counts, if not its rows of ``sqlnb_word_counts``."""
+    if counts is None:
+        counts = (
+            exp.select(col("class_id"), col("word"), col("count"))
+            .from_(exp.to_table("sqlnb_word_counts"), copy=False)
+            .where(_model(model), copy=False)
+        )
+    stored = counts.subquery("k", copy=False)
+    counts = counts.subquery("w")
     words = exp.select(
         *_by(counts, "w", "class_id", "count", "c", n_classes),
         exp.Sum(this=col("count", "w")).as_("total"),
@@ -137,12 +142,9 @@ def derive(model: Name, families: dict[str, Weight], n_classes: int) -> exp.Expr
         )
         .from_(exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True), copy=False)
         .join(
-            exp.alias_(exp.to_table("sqlnb_word_counts"), "k", table=True),
+            stored,
             join_type="LEFT",
-            on=exp.and_(
-                col("model", "k").eq(col("model", "c")),
-                col("class_id", "k").eq(col("class_id", "c")),
-            ),
+            on=col("class_id", "k").eq(col("class_id", "c")),
             copy=False,
         )
         .where(_model(model, "c"), copy=False)
@@ -156,8 +158,7 @@ def derive(model: Name, families: dict[str, Weight], n_classes: int) -> exp.Expr
             ),
             exp.Sum(this=col("count")).as_("grand_total"),
         )
-        .from_(exp.to_table("sqlnb_word_counts"), copy=False)
-        .where(_model(model), copy=False)
+        .from_(counts.copy(), copy=False)
         .subquery("z", copy=False)
     )
     blocks = exp.select(
