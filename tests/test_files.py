@@ -102,6 +102,7 @@ def test_export_replaces_an_earlier_model_file_whole(con, tmp_path):
     export_model(Database.connect(con), "n", target, replace=True)
     assert sorted(p.name for p in target.iterdir()) == [
         "sqlnb_classes.parquet",
+        "sqlnb_doc_freq.parquet",
         "sqlnb_models.parquet",
         "sqlnb_word_counts.parquet",
     ]

@@ -80,8 +80,22 @@ def predictions(model: sqlnb.Model, table: str) -> dict[int, tuple[str, float]]:
 
 @pytest.mark.parametrize(
     "options",
-    [{}, {"alpha": 0.0}, {"kind": "bernoulli"}, {"kind": "complement"}, {"ties": True}],
-    ids=["multinomial", "alpha0", "bernoulli", "complement", "ties"],
+    [
+        {},
+        {"alpha": 0.0},
+        {"kind": "bernoulli"},
+        {"kind": "complement"},
+        {"ties": True},
+        {
+            "kind": "complement",
+            "norm": True,
+            "sublinear_tf": True,
+            "idf": "smooth",
+            "doc_norm": "l2",
+        },
+        {"idf": "plain", "doc_norm": "l1"},
+    ],
+    ids=["multinomial", "alpha0", "bernoulli", "complement", "ties", "tfidf", "tfidf_l1"],
 )
 def test_functions_equal_predict(engine, options):
     options, train = dict(options), docs()  # (a copy: the parameters serve every engine)

@@ -11,7 +11,9 @@
 --     up as sqlnb.kinds.wide.parts adds them) and its number of factors of probability 0
 --     (a NULL weight adds one, a NULL log(1 - theta) takes one); zeros: whether any is not 0;
 --   base, base_zero, presence: sqlnb_base's per-class base and whether a word counts once;
---   labels: the classes' labels, in class order; settings: the model's tokenizer.
+--   labels: the classes' labels, in class order; settings: the model's tokenizer;
+--   idf, sublinear, norm: the model's document transform (sqlnb_transform: per word in the
+--     order of words, and its settings); transformed: whether it changes any count.
 -- $weight is the column of class c in the row s, $block the first class of c's block, $row_block
 -- and $sign the block s holds and the sign its weights count with (sqlnb.kinds.wide).
 -- Each list is one aggregate over the rows it lists (a LIST costs about 0.1 microsecond an
@@ -66,7 +68,11 @@ SELECT
   b.base_zero AS base_zero,
   b.presence AS presence,
   c.labels AS labels,
-  t.settings AS settings
+  t.settings AS settings,
+  f.idf AS idf,
+  f.sublinear AS sublinear,
+  f.norm AS norm,
+  COALESCE(f.transformed, FALSE) AS transformed
 FROM size AS z
 CROSS JOIN (
   SELECT LIST(v.word ORDER BY v.pos) AS words, LIST(v.bucket ORDER BY v.pos) AS owner
@@ -106,5 +112,15 @@ CROSS JOIN (
 CROSS JOIN (
   SELECT LIST(c.label ORDER BY c.class_id) AS labels FROM classes AS c
 ) AS c
+CROSS JOIN (
+  SELECT
+    LIST(f.idf ORDER BY v.pos) AS idf,
+    BOOL_OR(f.sublinear) AS sublinear,
+    MAX(f.norm) AS norm,
+    BOOL_OR(f.sublinear OR f.norm IS NOT NULL OR f.idf <> 1) AS transformed
+  FROM vocabulary AS v
+  JOIN sqlnb_transform AS f
+    ON f.model = $model AND f.word = v.word
+) AS f
 LEFT JOIN sqlnb_tokenizers AS t
   ON t.model = $model

@@ -6,7 +6,8 @@
 -- ones of l.owner that bucket; found is its position in l.words, 0 for a word the model does
 -- not know. A Bernoulli model (l.presence) counts a word once. A class's jll is its base plus
 -- its weights of the words found, NULL (-infinity) where the base is undefined or a factor of
--- probability 0 remains.
+-- probability 0 remains. A model with a document transform (l.transformed) scores each distinct
+-- word found once, by its count transformed as sql/tfidf/transform.sql transforms it.
 -- LIST_TRANSFORM([value], LAMBDA name: ...)[1] names a value once (DuckDB has no LET); $bucket
 -- is written out where it is used instead: a name for each token costs more than hashing again.
 SELECT
@@ -30,15 +31,66 @@ SELECT
           END
         )
       ],
-      LAMBDA found: LIST_TRANSFORM(
-        RANGE(1, LEN(l.labels) + 1),
-        LAMBDA c: CASE
-          WHEN l.base[c] IS NULL
-            OR l.zeros
-            AND l.base_zero[c] + COALESCE(LIST_SUM(LIST_SELECT(l.zero[c], found)), 0) > 0
-            THEN NULL
-          ELSE l.base[c] + COALESCE(LIST_SUM(LIST_SELECT(l.weight[c], found)), 0)
-        END
-      )
+      LAMBDA found: CASE
+        WHEN l.transformed
+          THEN LIST_TRANSFORM(
+            [LIST_AGGREGATE(LIST_FILTER(found, LAMBDA f: f > 0), 'histogram')],
+            LAMBDA h: LIST_TRANSFORM(
+              [
+                LIST_TRANSFORM(
+                  RANGE(1, LEN(MAP_KEYS(h)) + 1),
+                  LAMBDA i: CASE
+                    WHEN l.sublinear THEN 1 + LN(MAP_VALUES(h)[i])
+                    ELSE MAP_VALUES(h)[i]
+                  END * l.idf[MAP_KEYS(h)[i]]
+                )
+              ],
+              LAMBDA x: LIST_TRANSFORM(
+                [
+                  COALESCE(
+                    NULLIF(
+                      CASE
+                        WHEN l.norm = 'l1' THEN LIST_SUM(LIST_TRANSFORM(x, LAMBDA v: ABS(v)))
+                        WHEN l.norm = 'l2' THEN SQRT(LIST_SUM(LIST_TRANSFORM(x, LAMBDA v: v * v)))
+                        ELSE 1
+                      END,
+                      0
+                    ),
+                    1
+                  )
+                ],
+                LAMBDA norm: LIST_TRANSFORM(
+                  RANGE(1, LEN(l.labels) + 1),
+                  LAMBDA c: CASE
+                    WHEN l.base[c] IS NULL
+                      OR l.zeros
+                      AND l.base_zero[c]
+                        + COALESCE(LIST_SUM(LIST_SELECT(l.zero[c], MAP_KEYS(h))), 0) > 0
+                      THEN NULL
+                    ELSE l.base[c] + COALESCE(
+                      LIST_SUM(
+                        LIST_TRANSFORM(
+                          RANGE(1, LEN(x) + 1),
+                          LAMBDA i: x[i] / norm * l.weight[c][MAP_KEYS(h)[i]]
+                        )
+                      ),
+                      0
+                    )
+                  END
+                )
+              )[1]
+            )[1]
+          )[1]
+        ELSE LIST_TRANSFORM(
+          RANGE(1, LEN(l.labels) + 1),
+          LAMBDA c: CASE
+            WHEN l.base[c] IS NULL
+              OR l.zeros
+              AND l.base_zero[c] + COALESCE(LIST_SUM(LIST_SELECT(l.zero[c], found)), 0) > 0
+              THEN NULL
+            ELSE l.base[c] + COALESCE(LIST_SUM(LIST_SELECT(l.weight[c], found)), 0)
+          END
+        )
+      END
     )[1]
   )[1] AS jll

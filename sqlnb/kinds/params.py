@@ -165,6 +165,39 @@ SAMPLE_VARIANCE = Hyper(
     "variance (the maximum-likelihood estimate, as scikit-learn)",
     off="--population-variance",
 )
+SUBLINEAR_TF = Hyper(
+    "sublinear_tf",
+    FLAG,
+    False,
+    "Transform: a count becomes 1 + ln(count).",
+    "document transform: a word's count becomes 1 + ln(count) (scikit-learn's sublinear_tf; "
+    "default off)",
+    retune=False,
+)
+IDF = Hyper(
+    "idf",
+    CHOICE,
+    "none",
+    "Transform: times the inverse document frequency: smooth, plain or none (default).",
+    "document transform: a count times the word's inverse document frequency, 'smooth' "
+    "ln((1 + n)/(1 + df)) + 1 or 'plain' ln(n/df) + 1 over the n training documents (as "
+    "scikit-learn's TfidfTransformer; default none)",
+    choices=("none", "smooth", "plain"),
+    retune=False,
+    metavar="{smooth,plain}",
+)
+DOC_NORM = Hyper(
+    "doc_norm",
+    CHOICE,
+    "none",
+    "Transform: divide a document's values by their l1 or l2 norm, or none (default).",
+    "document transform, after the others: a document's values divided by their 'l1' or 'l2' "
+    "norm over the words the model knows (default none)",
+    choices=("none", "l1", "l2"),
+    retune=False,
+    metavar="{l1,l2}",
+)
+TRANSFORMS = (SUBLINEAR_TF, IDF, DOC_NORM)
 PRIORS = (FIT_PRIOR, CLASS_PRIOR, PRIOR_ALPHA)
 PRIOR_DEFAULTS: dict[str, Any] = {h.name: h.default for h in PRIORS}
 

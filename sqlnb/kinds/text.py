@@ -12,7 +12,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import wide
 from sqlnb.kinds.base import Inputs, Kind, Labeled, ModelTable, Name, Params
-from sqlnb.kinds.params import ALPHA, ALPHA_POSITIVE, BETA, NORM, PRIORS, Hyper
+from sqlnb.kinds.params import ALPHA, ALPHA_POSITIVE, BETA, NORM, PRIORS, TRANSFORMS, Hyper
 from sqlnb.tokenizer import Tokenizer
 
 TOKENS = "sqlnb_input"
@@ -27,6 +27,15 @@ SCORING = ModelTable(wide.TABLE, ())
 BASE = ModelTable("sqlnb_base", ("class_id", "score", "n_zero", "presence"))
 LOG_THETA = ModelTable("sqlnb_log_theta", ("class_id", "label", "word", "log_theta"), view=True)
 LOG_ABSENT = ModelTable("sqlnb_log_absent", ("class_id", "word", "log_absent"), view=True)
+DOC_FREQ = ModelTable(
+    "sqlnb_doc_freq",
+    ("word", "df"),
+    counts=True,
+    keys=(("word",),),
+    amounts=("df",),
+    optional=True,
+)
+TRANSFORM = ModelTable("sqlnb_transform", ("word", "idf", "sublinear", "norm"))
 
 
 class TextKind(Kind):
@@ -40,7 +49,14 @@ class TextKind(Kind):
     score = "weights/log_theta.sql"  # a word's score per class
     # The formulas of the columns of sqlnb_scoring (see wide.py), by their prefix.
     weights: ClassVar[dict[str, str]]
-    tables: ClassVar[tuple[ModelTable, ...]] = (WORD_COUNTS, SCORING, BASE, LOG_THETA)
+    tables: ClassVar[tuple[ModelTable, ...]] = (
+        WORD_COUNTS,
+        DOC_FREQ,
+        SCORING,
+        BASE,
+        TRANSFORM,
+        LOG_THETA,
+    )
     word_note: ClassVar[str | None] = (
         "Each word adds count × (log θ<sub>predicted</sub> − log θ<sub>true</sub>) to "
         "log P(predicted) − log P(true); the prior adds the rest."
@@ -67,23 +83,58 @@ class TextKind(Kind):
         return templates.select("input/documents.sql", source=inputs[TOKENS].subquery("t"))
 
     def count(self, model: str, inputs: Inputs, labeled: Labeled, params: Params) -> list[exp.Expr]:
-        return [
+        tokens: exp.Query = inputs[TOKENS]
+        statements: list[exp.Expr] = []
+        if transformed(params):  # the document frequencies first: the transform reads them
+            statements.append(
+                templates.render(
+                    "tfidf/doc_freq.sql", model=model, tokens=tokens, labels=labeled.labels
+                )
+            )
+            # the idf is in the counts only where a document norm mixes it in (then appending
+            # is refused); else the derived weights take it from the stored counts
+            idf = params["idf"] if params["doc_norm"] != "none" else "none"
+            tokens = transform(model, tokens, frequencies(model, {**params, "idf": idf}))
+        statements.append(
             templates.render(
                 self.counting,
                 model=model,
-                tokens=inputs[TOKENS],
+                tokens=tokens,
                 labels=labeled.labels,
                 classes=labeled.classes,
             )
-        ]
+        )
+        return statements
 
-    def _scored(self) -> exp.Query:
-        """The tokens of the documents as the kind scores them, from the input relation."""
-        return templates.select(self.scored, tokens=exp.to_table(TOKENS))
+    def _scored(self, model: Name, params: Params) -> exp.Query:
+        """The tokens of the documents as the kind scores them, from the input relation, with
+        the model's document transform."""
+        scored = templates.select(self.scored, tokens=exp.to_table(TOKENS))
+        if transformed(params):
+            return transform(model, scored, TRANSFORM.node())
+        return scored
 
     def parts(self, model: Name, params: Params) -> exp.Expr:
         zeros, absent = self.may_be_zero(params), "a" in self.weights
-        return wide.parts(model, self._scored(), zeros=zeros, absent=absent)
+        return wide.parts(model, self._scored(model, params), zeros=zeros, absent=absent)
+
+    def check(self, db: Database, model: str, params: Params) -> None:
+        if not transformed(params):
+            return
+        rows = templates.render("tfidf/covered.sql", model=model)
+        if db.fetch(rows)[0][0]:
+            raise SqlnbError(
+                f"model {model!r} has a document transform, but its document frequencies "
+                "(sqlnb_doc_freq) lack some of its words"
+            )
+
+    def check_append(self, model: str, params: Params) -> None:
+        if params.get("idf", "none") != "none" and params.get("doc_norm", "none") != "none":
+            raise SqlnbError(
+                f"model {model!r} weighs each document by an idf over all training documents "
+                "before its norm (--idf with --doc-norm): appending would need the old "
+                "documents again; train on all of them"
+            )
 
     def may_be_zero(self, params: Params) -> bool:
         """Whether the model can hold probability-0 factors (theta = 0 needs alpha = 0)."""
@@ -101,7 +152,20 @@ class TextKind(Kind):
             return lambda bindings: wide.formula(name, {**bindings, **smoothing})
 
         families = {prefix: weight(name) for prefix, name in self.weights.items()}
-        return [wide.derive(model, families, n_classes), self.derive_base(model)]
+        counts = None
+        if transformed(params):  # the counts times the idf they leave out (see count)
+            scaled = params["idf"] != "none" and params["doc_norm"] == "none"
+            counts = templates.select("tfidf/counts.sql", model=model, scaled=scaled)
+        vocabulary = frequencies(model, params) if transformed(params) else None
+        return [
+            templates.render(
+                "tfidf/derive.sql",
+                model=model,
+                frequencies=vocabulary or templates.select("tfidf/vocabulary.sql", model=model),
+            ),
+            wide.derive(model, families, n_classes, counts),
+            self.derive_base(model),
+        ]
 
     def derive_base(self, model: str) -> exp.Expr:
         """Insert the per-class base (sqlnb_base) from the prior and the weights."""
@@ -119,11 +183,11 @@ class TextKind(Kind):
     def contributions(self, model: str, params: Params) -> exp.Expr:
         """Per (doc_id, class_id, word): the word's summed count in the document, and its
         score times that count (Bernoulli: times 1, for presence)."""
+        tokens: exp.Query = exp.select("*").from_(TOKENS)
+        if transformed(params):
+            tokens = transform(model, tokens, TRANSFORM.node())
         return templates.render(
-            "explain/words.sql",
-            tokens=exp.to_table(TOKENS),
-            scores=self.scores(model),
-            binary=self.binary,
+            "explain/words.sql", tokens=tokens, scores=self.scores(model), binary=self.binary
         )
 
     def describe(self, db: Database, model: str, top: int) -> dict[str, list[dict[str, Any]]]:
@@ -136,7 +200,7 @@ class Multinomial(TextKind):
 
     name = "multinomial"
     weights: ClassVar[dict[str, str]] = {"w": "multinomial/weight.sql"}
-    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, *PRIORS)
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, *TRANSFORMS, *PRIORS)
 
 
 class Complement(Multinomial):
@@ -145,7 +209,7 @@ class Complement(Multinomial):
 
     name = "complement"
     weights: ClassVar[dict[str, str]] = {"w": "complement/weight.sql"}
-    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA_POSITIVE, NORM)
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA_POSITIVE, NORM, *TRANSFORMS)
     without: ClassVar[dict[str, str]] = {h.name: "it uses no class prior" for h in PRIORS}
     uses_prior = False
     word_note: ClassVar[str | None] = (
@@ -169,7 +233,7 @@ class Bernoulli(TextKind):
     binary = True
     score = "weights/presence.sql"
     weights: ClassVar[dict[str, str]] = {"w": "bernoulli/weight.sql", "a": "bernoulli/absent.sql"}
-    tables = (WORD_COUNTS, SCORING, BASE, LOG_THETA, LOG_ABSENT)
+    tables = (*TextKind.tables, LOG_ABSENT)
     hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, BETA, *PRIORS)
     word_note: ClassVar[str | None] = (
         "Bernoulli: a present word adds (log θ − log(1 − θ)) of the predicted class minus that "
@@ -189,12 +253,41 @@ class Bernoulli(TextKind):
 
 
 def any_parts(model: Name, tokens: exp.Query) -> exp.Expr:
-    """The parts of the joint log-likelihood of any text model, whatever its kind: how a word
-    counts (by its count, or once) is read from the model's sqlnb_base, and probability-0
-    factors and Bernoulli's rows of log(1 - theta) are always allowed for. For SQL functions
-    that serve every text model (slower than a kind's own :meth:`TextKind.parts`)."""
-    scored = templates.select("text/scored.sql", tokens=tokens)
+    """The parts of the joint log-likelihood of any text model, whatever its kind: its
+    document transform and how a word counts (by its count, or once) are read from the
+    model's sqlnb_transform and sqlnb_base, and probability-0 factors and Bernoulli's rows of
+    log(1 - theta) are always allowed for. For SQL functions that serve every text model
+    (slower than a kind's own :meth:`TextKind.parts`)."""
+    scored = transform(model, tokens, TRANSFORM.node())
     return wide.parts(model, scored, zeros=True, absent=True, presence=True)
+
+
+def transformed(params: Params) -> bool:
+    """Whether a text model's documents are transformed before they are scored (TF-IDF)."""
+    return bool(
+        params.get("sublinear_tf")
+        or params.get("idf", "none") != "none"
+        or params.get("doc_norm", "none") != "none"
+    )
+
+
+def frequencies(model: Name, params: Params) -> exp.Select:
+    """Per word of model ``model``'s stored document frequencies: (model, word, idf,
+    sublinear, norm), the document transform of ``params``."""
+    norm = params["doc_norm"]
+    return templates.select(
+        "tfidf/frequencies.sql",
+        model=model,
+        idf=exp.convert(params["idf"]),
+        sublinear=exp.convert(bool(params["sublinear_tf"])),
+        norm=exp.cast(exp.null() if norm == "none" else exp.convert(norm), "VARCHAR"),
+    )
+
+
+def transform(model: Name, tokens: exp.Query, settings: exp.Expr) -> exp.Select:
+    """The (doc_id, word, count) ``tokens`` transformed by the ``settings`` (model, word, idf,
+    sublinear, norm: :func:`frequencies` or the table sqlnb_transform) of model ``model``."""
+    return templates.select("tfidf/transform.sql", model=model, tokens=tokens, frequencies=settings)
 
 
 def any_base(model: Name) -> exp.Expr:

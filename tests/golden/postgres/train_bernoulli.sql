@@ -41,6 +41,12 @@ CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   count DOUBLE PRECISION
 );
 CREATE INDEX IF NOT EXISTS sqlnb_word_counts_model ON sqlnb_word_counts(model);
+CREATE TABLE IF NOT EXISTS sqlnb_doc_freq (
+  model TEXT,
+  word TEXT,
+  df DOUBLE PRECISION
+);
+CREATE INDEX IF NOT EXISTS sqlnb_doc_freq_model ON sqlnb_doc_freq(model);
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model TEXT,
   word TEXT,
@@ -63,6 +69,14 @@ CREATE TABLE IF NOT EXISTS sqlnb_base (
   presence BOOLEAN
 );
 CREATE INDEX IF NOT EXISTS sqlnb_base_model ON sqlnb_base(model);
+CREATE TABLE IF NOT EXISTS sqlnb_transform (
+  model TEXT,
+  word TEXT,
+  idf DOUBLE PRECISION,
+  sublinear BOOLEAN,
+  norm TEXT
+);
+CREATE INDEX IF NOT EXISTS sqlnb_transform_model ON sqlnb_transform(model);
 CREATE OR REPLACE VIEW sqlnb_log_theta AS
 SELECT
   s.model AS model,
@@ -127,6 +141,9 @@ WHERE
 DELETE FROM "sqlnb_classes"
 WHERE
   model = 'spam';
+DELETE FROM "sqlnb_doc_freq"
+WHERE
+  model = 'spam';
 DELETE FROM "sqlnb_prior"
 WHERE
   model = 'spam';
@@ -134,6 +151,9 @@ DELETE FROM "sqlnb_scoring"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_tokenizers"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_transform"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_word_counts"
@@ -268,6 +288,35 @@ FROM (
     c.model = 'spam'
 ) AS w;
 ANALYZE sqlnb_prior;
+INSERT INTO sqlnb_transform (
+  model,
+  word,
+  idf,
+  sublinear,
+  norm
+)
+SELECT
+  'spam' AS model,
+  f.word AS word,
+  f.idf AS idf,
+  f.sublinear AS sublinear,
+  f.norm AS norm
+FROM (
+  SELECT
+    'spam' AS model,
+    w.word AS word,
+    CAST(1 AS DOUBLE PRECISION) AS idf,
+    FALSE AS sublinear,
+    CAST(NULL AS TEXT) AS norm
+  FROM sqlnb_word_counts AS w
+  WHERE
+    w.model = 'spam'
+  GROUP BY
+    w.word
+) AS f
+WHERE
+  f.model = 'spam';
+ANALYZE sqlnb_transform;
 INSERT INTO "sqlnb_scoring" (
   model,
   word,
@@ -334,8 +383,16 @@ WITH sqlnb_blocks AS (
         c.n_docs AS n_docs,
         SUM(k.count) AS total
       FROM sqlnb_classes AS c
-      LEFT JOIN sqlnb_word_counts AS k
-        ON k.model = c.model AND k.class_id = c.class_id
+      LEFT JOIN (
+        SELECT
+          class_id,
+          word,
+          count
+        FROM sqlnb_word_counts
+        WHERE
+          model = 'spam'
+      ) AS k
+        ON k.class_id = c.class_id
       WHERE
         c.model = 'spam'
       GROUP BY
@@ -346,9 +403,15 @@ WITH sqlnb_blocks AS (
       SELECT
         CAST(COUNT(DISTINCT word) AS DOUBLE PRECISION) AS vocabulary,
         SUM(count) AS grand_total
-      FROM sqlnb_word_counts
-      WHERE
-        model = 'spam'
+      FROM (
+        SELECT
+          class_id,
+          word,
+          count
+        FROM sqlnb_word_counts
+        WHERE
+          model = 'spam'
+      ) AS w
     ) AS z
     GROUP BY
       g.base
@@ -663,7 +726,7 @@ INSERT INTO sqlnb_models (
 SELECT
   'spam' AS model,
   'bernoulli' AS kind,
-  '{"alpha": 1.0, "beta": null, "fit_prior": true, "class_prior": null, "prior_alpha": 0.0}' AS params,
+  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "beta": null}' AS params,
   'VARCHAR' AS label_type,
   c.n_docs AS n_docs,
   c.n_classes AS n_classes,

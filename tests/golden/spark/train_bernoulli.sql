@@ -55,6 +55,15 @@ USING PARQUET
 PARTITIONED BY (
   model
 );
+CREATE TABLE IF NOT EXISTS sqlnb_doc_freq (
+  model STRING,
+  word STRING,
+  df DOUBLE
+)
+USING PARQUET
+PARTITIONED BY (
+  model
+);
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model STRING,
   word STRING,
@@ -78,6 +87,17 @@ CREATE TABLE IF NOT EXISTS sqlnb_base (
   score DOUBLE,
   n_zero BIGINT,
   presence BOOLEAN
+)
+USING PARQUET
+PARTITIONED BY (
+  model
+);
+CREATE TABLE IF NOT EXISTS sqlnb_transform (
+  model STRING,
+  word STRING,
+  idf DOUBLE,
+  sublinear BOOLEAN,
+  norm STRING
 )
 USING PARQUET
 PARTITIONED BY (
@@ -144,11 +164,15 @@ ALTER TABLE `sqlnb_base`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_classes`
 DROP IF EXISTS   PARTITION(model = 'spam');
+ALTER TABLE `sqlnb_doc_freq`
+DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_prior`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_scoring`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_tokenizers`
+DROP IF EXISTS   PARTITION(model = 'spam');
+ALTER TABLE `sqlnb_transform`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_word_counts`
 DROP IF EXISTS   PARTITION(model = 'spam');
@@ -278,6 +302,34 @@ FROM (
   WHERE
     c.model = 'spam'
 ) AS w;
+INSERT INTO sqlnb_transform (
+  model,
+  word,
+  idf,
+  sublinear,
+  norm
+)
+SELECT
+  'spam' AS model,
+  f.word AS word,
+  f.idf AS idf,
+  f.sublinear AS sublinear,
+  f.norm AS norm
+FROM (
+  SELECT
+    'spam' AS model,
+    w.word AS word,
+    CAST(1 AS DOUBLE) AS idf,
+    FALSE AS sublinear,
+    CAST(NULL AS STRING) AS norm
+  FROM sqlnb_word_counts AS w
+  WHERE
+    w.model = 'spam'
+  GROUP BY
+    w.word
+) AS f
+WHERE
+  f.model = 'spam';
 WITH sqlnb_blocks AS (
   SELECT
     *,
@@ -331,8 +383,16 @@ WITH sqlnb_blocks AS (
         c.n_docs AS n_docs,
         SUM(k.count) AS total
       FROM sqlnb_classes AS c
-      LEFT JOIN sqlnb_word_counts AS k
-        ON k.model = c.model AND k.class_id = c.class_id
+      LEFT JOIN (
+        SELECT
+          class_id,
+          word,
+          count
+        FROM sqlnb_word_counts
+        WHERE
+          model = 'spam'
+      ) AS k
+        ON k.class_id = c.class_id
       WHERE
         c.model = 'spam'
       GROUP BY
@@ -343,9 +403,15 @@ WITH sqlnb_blocks AS (
       SELECT
         CAST(COUNT(DISTINCT word) AS DOUBLE) AS vocabulary,
         SUM(count) AS grand_total
-      FROM sqlnb_word_counts
-      WHERE
-        model = 'spam'
+      FROM (
+        SELECT
+          class_id,
+          word,
+          count
+        FROM sqlnb_word_counts
+        WHERE
+          model = 'spam'
+      ) AS w
     ) AS z
     GROUP BY
       g.base
@@ -671,7 +737,7 @@ INSERT INTO sqlnb_models (
 SELECT
   'spam' AS model,
   'bernoulli' AS kind,
-  '{"alpha": 1.0, "beta": null, "fit_prior": true, "class_prior": null, "prior_alpha": 0.0}' AS params,
+  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "beta": null}' AS params,
   'VARCHAR' AS label_type,
   c.n_docs AS n_docs,
   c.n_classes AS n_classes,

@@ -36,6 +36,11 @@ CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   word VARCHAR,
   count DOUBLE
 );
+CREATE TABLE IF NOT EXISTS sqlnb_doc_freq (
+  model VARCHAR,
+  word VARCHAR,
+  df DOUBLE
+);
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model VARCHAR,
   word VARCHAR,
@@ -55,6 +60,13 @@ CREATE TABLE IF NOT EXISTS sqlnb_base (
   score DOUBLE,
   n_zero BIGINT,
   presence BOOLEAN
+);
+CREATE TABLE IF NOT EXISTS sqlnb_transform (
+  model VARCHAR,
+  word VARCHAR,
+  idf DOUBLE,
+  sublinear BOOLEAN,
+  norm VARCHAR
 );
 CREATE OR REPLACE VIEW sqlnb_log_theta AS
 SELECT
@@ -120,6 +132,9 @@ WHERE
 DELETE FROM "sqlnb_classes"
 WHERE
   model = 'spam';
+DELETE FROM "sqlnb_doc_freq"
+WHERE
+  model = 'spam';
 DELETE FROM "sqlnb_prior"
 WHERE
   model = 'spam';
@@ -127,6 +142,9 @@ DELETE FROM "sqlnb_scoring"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_tokenizers"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_transform"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_word_counts"
@@ -258,6 +276,34 @@ FROM (
   WHERE
     c.model = 'spam'
 ) AS w;
+INSERT INTO sqlnb_transform (
+  model,
+  word,
+  idf,
+  sublinear,
+  norm
+)
+SELECT
+  'spam' AS model,
+  f.word AS word,
+  f.idf AS idf,
+  f.sublinear AS sublinear,
+  f.norm AS norm
+FROM (
+  SELECT
+    'spam' AS model,
+    w.word AS word,
+    CAST(1 AS DOUBLE) AS idf,
+    FALSE AS sublinear,
+    CAST(NULL AS VARCHAR) AS norm
+  FROM sqlnb_word_counts AS w
+  WHERE
+    w.model = 'spam'
+  GROUP BY
+    w.word
+) AS f
+WHERE
+  f.model = 'spam';
 INSERT INTO "sqlnb_scoring" (
   model,
   word,
@@ -324,8 +370,16 @@ WITH sqlnb_blocks AS (
         c.n_docs AS n_docs,
         SUM(k.count) AS total
       FROM sqlnb_classes AS c
-      LEFT JOIN sqlnb_word_counts AS k
-        ON k.model = c.model AND k.class_id = c.class_id
+      LEFT JOIN (
+        SELECT
+          class_id,
+          word,
+          count
+        FROM sqlnb_word_counts
+        WHERE
+          model = 'spam'
+      ) AS k
+        ON k.class_id = c.class_id
       WHERE
         c.model = 'spam'
       GROUP BY
@@ -336,9 +390,15 @@ WITH sqlnb_blocks AS (
       SELECT
         CAST(COUNT(DISTINCT word) AS DOUBLE) AS vocabulary,
         SUM(count) AS grand_total
-      FROM sqlnb_word_counts
-      WHERE
-        model = 'spam'
+      FROM (
+        SELECT
+          class_id,
+          word,
+          count
+        FROM sqlnb_word_counts
+        WHERE
+          model = 'spam'
+      ) AS w
     ) AS z
     GROUP BY
       g.base
@@ -651,7 +711,7 @@ INSERT INTO sqlnb_models (
 SELECT
   'spam' AS model,
   'bernoulli' AS kind,
-  '{"alpha": 1.0, "beta": null, "fit_prior": true, "class_prior": null, "prior_alpha": 0.0}' AS params,
+  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "beta": null}' AS params,
   'VARCHAR' AS label_type,
   c.n_docs AS n_docs,
   c.n_classes AS n_classes,
