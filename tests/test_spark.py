@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import subprocess
 import sys
@@ -196,16 +197,23 @@ def test_spark_connect(corpus, tmp_path):
         unavailable("no Spark Connect server ($SQLNB_TEST_SPARK_CONNECT)")
     model = f"m_{uuid.uuid4().hex[:8]}"  # the server's catalog is shared by every test
     round_trip(url, tmp_path, corpus, model)
-    import warnings
-
-    from pyspark.sql import SparkSession
-
-    with warnings.catch_warnings():  # pyspark's own, about pandas 3
-        warnings.simplefilter("ignore", FutureWarning)
-        spark = SparkSession.builder.remote(url).getOrCreate()
-    rows = spark.sql(
+    # A Connect client of its own, as a user's script is (a process that never imported sqlnb
+    # nor a classic session: pyspark's Connect modules import each other in one order only).
+    query = (
         f"SELECT doc_id, sqlnb_classify('{model}', text) AS label, "
         f"sqlnb_proba('{model}', text) AS p FROM parquet.`{corpus / 'test.parquet'}`"
-    ).collect()
+    )
+    script = (
+        "import json, warnings\n"
+        "warnings.simplefilter('ignore')\n"
+        "from pyspark.sql import SparkSession\n"
+        f"spark = SparkSession.builder.remote({url!r}).getOrCreate()\n"
+        f"print(json.dumps([list(r) for r in spark.sql({query!r}).collect()]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = json.loads(done.stdout.strip().splitlines()[-1])
     assert_same({r[0]: (r[1], r[2]) for r in rows}, expected(corpus))
     sqlnb_cli(tmp_path, "drop", url, "--model", model)
