@@ -5,7 +5,6 @@ SQL functions), and appending where the counts allow it."""
 from __future__ import annotations
 
 import itertools
-import math
 import subprocess
 import sys
 
@@ -15,6 +14,7 @@ import pytest
 from conftest import random_corpus
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 from sklearn.naive_bayes import ComplementNB, MultinomialNB
+from test_multinomial import proba_matrix
 
 import sqlnb
 from sqlnb.errors import SqlnbError
@@ -37,16 +37,6 @@ def reference(kind: str, sub: bool, idf: str, norm: str, alpha: float = 1.0):
     )
     nb = MultinomialNB(alpha=alpha) if kind == "multinomial" else ComplementNB(alpha=alpha)
     return transformer, nb
-
-
-def proba_matrix(model: sqlnb.Model, docs: list, classes: list, table: str) -> np.ndarray:
-    rows = model.predict_log_proba(table).fetchall()
-    col = {c: j for j, c in enumerate(classes)}
-    row = {d: i for i, d in enumerate(docs)}
-    out = np.full((len(docs), len(classes)), np.nan)
-    for doc, label, lp in rows:
-        out[row[doc], col[label]] = -math.inf if lp is None else lp
-    return out
 
 
 @pytest.mark.parametrize("kind", ["multinomial", "complement"])

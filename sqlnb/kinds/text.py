@@ -91,9 +91,7 @@ class TextKind(Kind):
                     "tfidf/doc_freq.sql", model=model, tokens=tokens, labels=labeled.labels
                 )
             )
-            # the idf is in the counts only where a document norm mixes it in (then appending
-            # is refused); else the derived weights take it from the stored counts
-            idf = params["idf"] if params["doc_norm"] != "none" else "none"
+            idf = params["idf"] if idf_in_counts(params) else "none"
             tokens = transform(model, tokens, frequencies(model, {**params, "idf": idf}))
         statements.append(
             templates.render(
@@ -129,7 +127,7 @@ class TextKind(Kind):
             )
 
     def check_append(self, model: str, params: Params) -> None:
-        if params.get("idf", "none") != "none" and params.get("doc_norm", "none") != "none":
+        if idf_in_counts(params):
             raise SqlnbError(
                 f"model {model!r} weighs each document by an idf over all training documents "
                 "before its norm (--idf with --doc-norm): appending would need the old "
@@ -152,17 +150,13 @@ class TextKind(Kind):
             return lambda bindings: wide.formula(name, {**bindings, **smoothing})
 
         families = {prefix: weight(name) for prefix, name in self.weights.items()}
-        counts = None
+        counts, vocabulary = None, templates.select("tfidf/vocabulary.sql", model=model)
         if transformed(params):  # the counts times the idf they leave out (see count)
-            scaled = params["idf"] != "none" and params["doc_norm"] == "none"
+            scaled = params["idf"] != "none" and not idf_in_counts(params)
             counts = templates.select("tfidf/counts.sql", model=model, scaled=scaled)
-        vocabulary = frequencies(model, params) if transformed(params) else None
+            vocabulary = frequencies(model, params)
         return [
-            templates.render(
-                "tfidf/derive.sql",
-                model=model,
-                frequencies=vocabulary or templates.select("tfidf/vocabulary.sql", model=model),
-            ),
+            templates.render("tfidf/derive.sql", model=model, frequencies=vocabulary),
             wide.derive(model, families, n_classes, counts),
             self.derive_base(model),
         ]
@@ -269,6 +263,13 @@ def transformed(params: Params) -> bool:
         or params.get("idf", "none") != "none"
         or params.get("doc_norm", "none") != "none"
     )
+
+
+def idf_in_counts(params: Params) -> bool:
+    """Whether a model's stored counts hold the idf: only where a document norm mixes it into
+    every document's values (then appending is refused). Otherwise the counts leave it out and
+    the weights are derived from the counts times the idf, so that appending adds counts up."""
+    return bool(params.get("idf", "none") != "none" and params.get("doc_norm", "none") != "none")
 
 
 def frequencies(model: Name, params: Params) -> exp.Select:
