@@ -142,8 +142,14 @@ def row(db: Database, name: str) -> dict[str, Any] | None:
     """The catalog row of model ``name``, if there is one."""
     if not db.exists(MODELS.node()):
         return None
-    rows = [r for r in db.fetch_dicts(templates.parsed("catalog/models.sql")) if r["model"] == name]
+    query = templates.select("catalog/models.sql").where(_named("m", name))
+    rows = db.fetch_dicts(query)
     return rows[0] if rows else None
+
+
+def _named(alias: str, name: str) -> exp.Expr:
+    """The condition that reads one model's rows of a catalog query (not every model's)."""
+    return exp.column("model", alias).eq(exp.convert(name))
 
 
 def entry(db: Database, name: str) -> Entry:
@@ -170,8 +176,7 @@ def entries(db: Database) -> list[dict[str, Any]]:
 
 def classes(db: Database, name: str) -> list[dict[str, Any]]:
     """A model's classes: class_id, label, documents and log prior, in class order."""
-    rows = db.fetch_dicts(templates.parsed("catalog/classes.sql"))
-    return [r for r in rows if r["model"] == name]
+    return db.fetch_dicts(templates.select("catalog/classes.sql").where(_named("c", name)))
 
 
 def drop(the_entry: Entry) -> list[exp.Expr]:

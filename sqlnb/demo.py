@@ -7,7 +7,9 @@ bundled as ``sqlnb/data/fine_foods.parquet`` with the dataset's own train/test s
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import sqlglot
 from sqlglot import exp
@@ -53,9 +55,24 @@ def reference(db: Database) -> str:
     return f"scikit-learn on the same words: accuracy {accuracy:.4f}"
 
 
-def run(path: Path) -> None:
-    from sqlnb.cli.console import display, table
+@dataclass
+class Demo:
+    """What the demo did, for the command line to show."""
 
+    path: Path
+    n_train: int
+    n_test: int
+    info: dict[str, Any]
+    evaluation: dict[str, Any]
+    reference: str
+    query: str  # the ad-hoc SQL it ran
+    classified: list[tuple[str, str, float]]  # (sentence, label, probability)
+    top_words: dict[str, list[str]]  # the most indicative words by label
+    seconds: float
+
+
+def run(path: Path) -> Demo:
+    """Build ``path`` from the bundled reviews, train, evaluate, predict and classify."""
     start = time.perf_counter()
     db = Database.connect(str(path), create=True)
     db.write_table("reviews", exp.select("*").from_(source_node(str(DATA))), replace=True)
@@ -69,26 +86,9 @@ def run(path: Path) -> None:
         )
         for split in ("train", "test")
     )
-    display(
-        f"[bold]sqlnb demo[/bold] in {path}: {n_train} training and {n_test} test "
-        "fine-food reviews (labels: great, other)"
-    )
-
     model = sqlnb.train(db, Docs("train_docs"), model="reviews", tokenizer=TOKENIZER)
-    info = model.info
-    display(
-        f"trained multinomial model 'reviews' from raw text, tokenized in SQL (English stop "
-        f"words removed): {int(info['n_docs'])} documents, vocabulary of "
-        f"{info['n_features']} words"
-    )
-
-    result = model.evaluate(Docs("test_docs"))
-    display(
-        f"test split: accuracy {result['accuracy']:.4f}, macro-F1 "
-        f"{result['macro_f1']:.4f}, log-loss {result['log_loss']:.4f}; {reference(db)}"
-    )
+    evaluation = model.evaluate(Docs("test_docs"))
     model.predict_to(Docs("test_docs"), "test_predictions", replace=True)
-
     rows = exp.union(
         *(
             exp.select(exp.convert(i).as_("id"), exp.convert(text).as_("text"))
@@ -101,29 +101,22 @@ def run(path: Path) -> None:
         "SELECT text, sqlnb_classify('reviews', text), sqlnb_proba('reviews', text) "
         "FROM sentences ORDER BY id"
     )
-    classified = table(
-        "sentence",
-        "label",
-        "probability",
-        title="classified with plain SQL: " + query.split(" FROM")[0],
-    )
-    for text, label, p in db.fetch(sqlglot.parse_one(query, read="duckdb")):
-        classified.add_row(text, label, f"{p:.3f}")
-    display(classified)
-
-    words = table("label", "most indicative words", title="what the model learned")
+    classified = [(t, lab, p) for t, lab, p in db.fetch(sqlglot.parse_one(query, read="duckdb"))]
     by_class: dict[str, list[str]] = {}
     for w in model.top_words(8):
         by_class.setdefault(w["label"], []).append(w["word"])
-    for label, ws in by_class.items():
-        words.add_row(label, ", ".join(ws))
-    display(words)
-
-    display(
-        "tables: reviews, train_docs, test_docs, test_predictions, sentences; the model: "
-        "sqlnb_models, sqlnb_classes, sqlnb_word_counts, sqlnb_prior, sqlnb_log_theta, "
-        "sqlnb_scoring; "
-        "macros: sqlnb_classify, sqlnb_proba, sqlnb_predict"
+    demo = Demo(
+        path,
+        n_train,
+        n_test,
+        dict(model.info),
+        evaluation,
+        reference(db),
+        query,
+        classified,
+        by_class,
+        0.0,
     )
-    display(f"done in {time.perf_counter() - start:.1f} s. Try: sqlnb show {path} --model reviews")
     db.close()
+    demo.seconds = time.perf_counter() - start
+    return demo

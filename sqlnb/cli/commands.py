@@ -331,6 +331,7 @@ def demo(
 ) -> None:
     """Build a DuckDB file from bundled fine-food reviews, train, evaluate and classify."""
     from sqlnb import demo as demo_module
+    from sqlnb.cli.show import print_demo
 
     with errors():
-        demo_module.run(path)
+        print_demo(demo_module.run(path))

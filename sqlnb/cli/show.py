@@ -7,7 +7,7 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -17,6 +17,9 @@ from sqlnb.cli.options import LABELED, SOURCE, TRUTH, DbArg, ModelOpt, ReplaceOp
 from sqlnb.cli.registry import command
 from sqlnb.inputs import Labels, Source
 from sqlnb.model import load
+
+if TYPE_CHECKING:
+    from sqlnb.demo import Demo
 
 
 def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) -> None:
@@ -44,6 +47,39 @@ def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) 
     for t in labels_seen:
         matrix.add_row(t, *(str(counts.get((t, p), 0)) for p in labels_seen))
     display(matrix)
+
+
+def print_demo(demo: Demo) -> None:
+    """What ``sqlnb demo`` did, as it tells it."""
+    info, result = demo.info, demo.evaluation
+    display(
+        f"[bold]sqlnb demo[/bold] in {demo.path}: {demo.n_train} training and {demo.n_test} "
+        "test fine-food reviews (labels: great, other)"
+    )
+    display(
+        f"trained multinomial model 'reviews' from raw text, tokenized in SQL (English stop "
+        f"words removed): {int(info['n_docs'])} documents, vocabulary of "
+        f"{info['n_features']} words"
+    )
+    display(
+        f"test split: accuracy {result['accuracy']:.4f}, macro-F1 "
+        f"{result['macro_f1']:.4f}, log-loss {result['log_loss']:.4f}; {demo.reference}"
+    )
+    title = "classified with plain SQL: " + demo.query.split(" FROM")[0]
+    classified = table("sentence", "label", "probability", title=title)
+    for text, label, p in demo.classified:
+        classified.add_row(text, label, f"{p:.3f}")
+    display(classified)
+    words = table("label", "most indicative words", title="what the model learned")
+    for label, ws in demo.top_words.items():
+        words.add_row(label, ", ".join(ws))
+    display(words)
+    display(
+        "tables: reviews, train_docs, test_docs, test_predictions, sentences; the model: "
+        "sqlnb_models, sqlnb_classes, sqlnb_word_counts, sqlnb_prior, sqlnb_log_theta, "
+        "sqlnb_scoring; macros: sqlnb_classify, sqlnb_proba, sqlnb_predict"
+    )
+    display(f"done in {demo.seconds:.1f} s. Try: sqlnb show {demo.path} --model reviews")
 
 
 def print_tuning(result: dict[str, Any], folds: int, *, as_json: bool) -> None:

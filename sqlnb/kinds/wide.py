@@ -23,6 +23,7 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from sqlnb import templates
+from sqlnb.kinds.base import Name
 from sqlnb.templates import col
 
 TABLE = "sqlnb_scoring"
@@ -33,8 +34,6 @@ DOUBLE = exp.DataType.build("DOUBLE")
 
 # A kind's weight of the class in slot j, from the bindings of slot j (see :func:`bindings`).
 Weight = Callable[[dict[str, exp.Expr]], exp.Expr]
-# A model's name: a literal, or an expression that gives it (a macro's parameter).
-Name = str | exp.Expr
 
 
 def _int(value: int) -> exp.Expr:
