@@ -183,7 +183,7 @@ def test_classify_a_table_in_place_in_chdb(databases):
     for db in (duck, ch):
         sqlnb("train", db, "--model", "inplace", "--docs", "docs")
         sqlnb(
-            "classify", db, "--model", "inplace", "--table", "docs", "--id-column", "doc_id",
+            "classify", db, "--model", "inplace", "--update", "docs", "--id-column", "doc_id",
             "--text-column", "text", "--into", "predicted",
         )  # fmt: skip
     got = chdb(folder, "SELECT doc_id, predicted, text, label FROM docs ORDER BY doc_id")

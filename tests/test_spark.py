@@ -124,7 +124,7 @@ def round_trip(db: str, cwd: Path, corpus: Path, model: str, *, full: bool = Tru
         db,
         "--model",
         model,
-        "--table",
+        "--update",
         table,
         "--id-column",
         "doc_id",

@@ -306,7 +306,7 @@ def test_text_commands(tmp_path: Path):
         str(path),
         "--model",
         "r",
-        "--table",
+        "--update",
         "emails",
         "--id-column",
         "id",

@@ -194,15 +194,18 @@ def evaluate(
 @command()
 def classify(
     db: DbArg,
-    table: Annotated[str, typer.Option(help="The table whose rows to classify, in place.")],
+    update: Annotated[str, typer.Option(help="The table whose rows to classify, in place.")],
     into: Annotated[str, typer.Option(help="Column to write the label into (added if missing).")],
     model_name: ModelOpt = "default",
-    id_column: Annotated[str | None, typer.Option(help="Id column of TABLE (default: id).")] = None,
+    id_column: Annotated[str | None, typer.Option(help="Id column of UPDATE (default: id).")] = (
+        None
+    ),
     text_column: Annotated[
-        str | None, typer.Option(help="Text column of TABLE (raw text, tokenized as the model's).")
+        str | None,
+        typer.Option(help="Text column of UPDATE (raw text, tokenized as the model's)."),
     ] = None,
     tokens: Annotated[
-        str | None, typer.Option(help="Or: a tokens table whose doc_id matches TABLE's id.")
+        str | None, typer.Option(help="Or: a tokens table whose doc_id matches UPDATE's id.")
     ] = None,
     doc_column: Annotated[str, typer.Option(help="Document id column of --tokens.")] = "doc_id",
     word_column: Annotated[str, typer.Option(help="Word column of --tokens.")] = "word",
@@ -222,12 +225,12 @@ def classify(
         if (text_column is None) == (tokens is None):
             raise SqlnbError("give --text-column (raw text) or --tokens (a tokens table)")
         source: Source = (
-            Docs(table, id_name, text_column)
+            Docs(update, id_name, text_column)
             if text_column is not None
             else Tokens(tokens or "tokens", doc_column, word_column, count_column)
         )
-        n = m.classify(table, id_name, source, into, proba_into)
-    echo(f"classified {n} rows of {table} into {into}")
+        n = m.classify(update, id_name, source, into, proba_into)
+    echo(f"classified {n} rows of {update} into {into}")
 
 
 @command()
