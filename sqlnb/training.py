@@ -39,24 +39,13 @@ class Training:
     reads: str | None = None
 
     def apply(self, *, functions: bool = True) -> Entry:
-        """Run the statements in one transaction, check the result, keep the ad-hoc SQL
-        functions current (unless ``functions`` is off: a model that will not be committed);
-        returns the model as written."""
+        """Run the statements in one transaction and :func:`finish` it (``functions`` off: a
+        model that will not be committed); returns the model as written."""
         with self.db.transaction():
             for statement in self.statements:
                 self.db.stage(_stage(statement))
                 self.db.execute(statement)
-            self.kind.check(self.db, self.model, self.params)
-            written = catalog.entry(self.db, self.model)
-            problem = catalog.counted_flaws(self.db, self.model, self.kind)
-            if problem is not None:
-                raise SqlnbError(
-                    f"{self.reads or 'the data'}: the model's counts overflow ({problem})"
-                )
-            if self.no_words and not written.info.get("n_features"):
-                raise SqlnbError(self.no_words)
-            if functions:
-                macros.refresh(self.db)
+            written = finish(self, functions=functions)
             self.db.stage("committing")
             return written
 
@@ -65,6 +54,24 @@ class Training:
         d = dialects.dialect(dialect_name)
         wrapped = [s for s in (d.begin, *self.statements, d.commit) if s is not None]
         return dialects.script(wrapped, dialect_name)
+
+
+def finish(written: Training, *, functions: bool = True) -> Entry:
+    """The one step after every write of a model (train, append, retune, import, each fold
+    of tune), inside its transaction: the kind's checks of what was written, the counts'
+    overflow check, the refusal of a text model without a word, and (``functions``) the SQL
+    functions kept current. Returns the model as the catalog now records it."""
+    db, model, the_kind = written.db, written.model, written.kind
+    the_kind.check(db, model, written.params)
+    entry = catalog.entry(db, model)
+    problem = catalog.counted_flaws(db, model, the_kind)
+    if problem is not None:
+        raise SqlnbError(f"{written.reads or 'the data'}: the model's counts overflow ({problem})")
+    if written.no_words and not entry.info.get("n_features"):
+        raise SqlnbError(written.no_words)
+    if functions:
+        macros.refresh(db)
+    return entry
 
 
 def _stage(statement: exp.Expr) -> str:

@@ -162,7 +162,9 @@ def _score(
     with db.transaction():
         for text in built[key][0]:
             db.execute(text)
-        entry.kind.check(db, SCRATCH, entry.params)
+        training.finish(
+            training.Training(db, SCRATCH, entry.kind, entry.params, []), functions=False
+        )
     if alpha not in built:
         tuned = catalog.entry(db, SCRATCH)
         evaluated = pipeline.evaluation_pipeline(
