@@ -77,18 +77,18 @@ def derived(the_kind: Kind) -> tuple[ModelTable, ...]:
     return tuple(t for t in tables(the_kind) if not t.counts)
 
 
-def creates(db: Database, the_kind: Kind) -> list[exp.Expr]:
+def creates(db: Database, the_kind: Kind, *, script: bool = False) -> list[exp.Expr]:
     """CREATE TABLE (or VIEW) IF NOT EXISTS for the shared tables and the kind's, but those the
     database has already (asking is cheaper than creating on some engines: Spark's catalog),
-    or all of them in a script for another database. A readable table that is now a view, as
-    an earlier sqlnb left it, is dropped first (its rows are derived, and the view shows them
-    again for every model)."""
+    or all of them in a ``script`` (printed, to run on another database). A readable table
+    that is now a view, as an earlier sqlnb left it, is dropped first (its rows are derived,
+    and the view shows them again for every model)."""
     statements: list[exp.Expr] = []
     for t in tables(the_kind):
         found = db.relation_type(t.node())
         if t.view and found == "table":
             statements.append(templates.render("catalog/drop_table.sql", table=t.node()))
-        elif found is not None and db.target is None:
+        elif found is not None and not script:
             continue
         statements.append(templates.render(t.create))
     return statements
@@ -103,15 +103,16 @@ def deletes(model: str, which: Iterable[ModelTable]) -> list[exp.Expr]:
     ]
 
 
-def replacing(db: Database, model: str, the_kind: Kind) -> list[exp.Expr]:
-    """The statements before writing model ``model`` of ``the_kind`` anew: create the tables,
-    then delete the rows of the model it replaces, whatever its kind."""
+def replacing(db: Database, model: str, the_kind: Kind, *, script: bool = False) -> list[exp.Expr]:
+    """The statements before writing model ``model`` of ``the_kind`` anew: create the tables
+    (all of them in a ``script``, see :func:`creates`), then delete the rows of the model it
+    replaces, whatever its kind."""
     stale = {t.name: t for t in (*SHARED[1:], *the_kind.tables)}
     previous = row(db, model)
     if previous is not None and previous["kind"] in KINDS:
         stale.update({t.name: t for t in KINDS[previous["kind"]].tables})
     ordered = [MODELS, *(stale[name] for name in sorted(stale))]
-    return [*creates(db, the_kind), *deletes(model, ordered)]
+    return [*creates(db, the_kind, script=script), *deletes(model, ordered)]
 
 
 def record(model: str, the_kind: Kind, params: dict[str, Any], label_type: str) -> exp.Expr:

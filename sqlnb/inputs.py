@@ -62,7 +62,7 @@ class Tokens:
         if name is None:
             return self.render(exp.convert(1))
         require(self.table, columns, {"count": name})
-        if db.dialect.name != "sqlite" and _is_text(columns[name]):
+        if db.dialect.typed_columns and _is_text(columns[name]):
             raise SqlnbError(
                 f"column {name!r} of {self.table!r} holds text ({columns[name]}): "
                 "counts must be numbers"
@@ -209,7 +209,7 @@ class Table:
         """The table's columns and their types (on SQLite, the storage class of the values)."""
         columns = db.columns(source_node(self.table))
         require(self.table, columns, {"id": self.id})
-        if db.dialect.name == "sqlite":  # no declared types: the storage class of the values
+        if not db.dialect.typed_columns:  # the storage class of the values
             query = exp.select("*").from_(source_node(self.table))
             columns = {c: db.value_type(query, c) for c in columns}
         return columns

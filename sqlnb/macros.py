@@ -22,9 +22,7 @@ distinct texts of a query: the pipeline, decorrelated, grouped every token row b
 from __future__ import annotations
 
 import functools
-import itertools
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +30,7 @@ from sqlglot import exp
 
 from sqlnb import cache, templates
 from sqlnb.catalog import TOKENIZERS
-from sqlnb.engine import Database
+from sqlnb.engine import Database, functions
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import wide
@@ -41,13 +39,9 @@ from sqlnb.pipeline import DOCUMENTS, JLL, POSTERIOR, Pipeline, normalised, post
 from sqlnb.tokenizer import Tokenizer
 from sqlnb.version import __version__
 
-MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in ("sqlnb_model", "sqlnb_text", "sqlnb_tokens"))
+MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in (functions.MODEL, "sqlnb_text", "sqlnb_tokens"))
 RECORD = "sqlnb_functions"
 INPUT = "sqlnb_input"
-DIALECTS = ("duckdb", "postgres", "spark")  # the engines whose SQL functions sqlnb keeps
-CHECKED = ("postgres", "spark")  # they check a function's tables when it is created
-TABLE_FUNCTIONS = ("duckdb", "postgres")  # where sqlnb_predict(model, tokens_table) exists
-SOURCE = "sqlnb_tokens_source"  # PostgreSQL's sqlnb_predict: the table, put in by format()
 
 
 @dataclass(frozen=True)
@@ -65,9 +59,9 @@ def refresh(db: Database) -> None:
     """Keep the macros current after a training, append, retune, import or drop (inside its
     transaction): rewrite them if the database's tokenizers changed, else leave them."""
     # relation_type, not exists(): a failed probe would abort PostgreSQL's transaction
-    if db.dialect.name not in DIALECTS or db.relation_type(TOKENIZERS.node()) is None:
+    if db.dialect.functions is None or db.relation_type(TOKENIZERS.node()) is None:
         return
-    if db.dialect.name in CHECKED and db.relation_type(BASE.node()) is None:
+    if db.dialect.functions_check_tables and db.relation_type(BASE.node()) is None:
         return  # the engine checks a function's tables when it is created: no text model yet
     keys = [r[0] for r in db.fetch(_distinct_tokenizers())]
     record = exp.to_table(RECORD)
@@ -105,18 +99,14 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     recorded: exp.Query = rows[0]
     for row in rows[1:]:
         recorded = exp.union(recorded, row, distinct=False)
-    if db.dialect.name == "duckdb":  # list functions: see _listed
+    form, table_function = db.dialect.functions, db.dialect.table_function
+    if form == "macros":  # list functions: see _listed
         listed = _listed(keys)
-        label, proba = (_checked_text(listed[column], "duckdb") for column in ("label", "proba"))
+        label, proba = (_checked_text(listed[c], table_function) for c in ("label", "proba"))
     else:
         text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
-        label, proba = (_scalar(text, column, db.dialect.name) for column in ("label", "proba"))
-    postgres = db.dialect.name == "postgres"
-    source = (
-        exp.table_(SOURCE, db="pg_temp")
-        if postgres
-        else exp.Table(this=exp.Anonymous(this="query_table", expressions=[TOKENS_ARG]))
-    )
+        label, proba = (_scalar(text, c, table_function) for c in ("label", "proba"))
+    source = functions.table_argument(form, TOKENS_ARG)
     tokens = Tokens("sqlnb_tokens").render(templates.col("count", quoted=True), source)
     documents = templates.select("input/documents.sql", source=exp.to_table(INPUT))
     table = _labels(tokens, documents)
@@ -132,10 +122,10 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
         exp.delete(record),
         exp.insert(recorded, record, columns=["version", "settings"]),
     ]
-    if postgres:
-        return [*records, *_postgres(db, label, proba, checked_table)]
-    if db.dialect.name == "spark":  # no table argument: IDENTIFIER() takes only a constant
-        return [*records, *_spark(db, label, proba)]
+    if form == "postgres":
+        return [*records, *functions.postgres(db, label, proba, checked_table)]
+    if form == "spark":  # no table argument: IDENTIFIER() takes only a constant
+        return [*records, *functions.spark(db, label, proba)]
     return [
         *records,
         templates.render("macros/classify.sql", body=label),
@@ -144,16 +134,16 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     ]
 
 
-def _scalar(text: exp.Select, column: str, dialect: str) -> exp.Expr:
+def _scalar(text: exp.Select, column: str, table_function: bool) -> exp.Expr:
     """One column (label or proba) of the text pipeline's one row, checked first."""
     # MAX of the one row: Spark takes only an aggregate as a correlated scalar subquery
     value = exp.select(exp.Max(this=exp.column(column, "q"))).from_(text.subquery("q")).subquery()
-    return _checked_text(value, dialect)
+    return _checked_text(value, table_function)
 
 
-def _checked_text(value: exp.Expr, dialect: str) -> exp.Expr:
+def _checked_text(value: exp.Expr, table_function: bool) -> exp.Expr:
     """``value``, or an error for a model that does not exist or has no tokenizer."""
-    tokens = "sqlnb_predict" if dialect in TABLE_FUNCTIONS else "sqlnb predict"
+    tokens = "sqlnb_predict" if table_function else "sqlnb predict"
     why = f"has no tokenizer (it was not trained from text): classify its tokens with {tokens}"
     return _checked(TOKENIZERS.node(), why, value)
 
@@ -219,16 +209,16 @@ def register_sqlite(connection: Any) -> None:
     "user-defined function raised exception"; the message goes to stderr with
     ``sqlite3.enable_callback_tracebacks(True)``)."""
     db = Database.connect(connection)
-    if db.dialect.name != "sqlite":
+    if not db.dialect.python_functions:
         raise SqlnbError("register_sqlite takes a sqlite3 connection")
     keys = []
     if db.relation_type(TOKENIZERS.node()) is not None:
         keys = [r[0] for r in db.fetch(_distinct_tokenizers())]
     text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
-    label = _raising(_checked_text(exp.Max(this=exp.column("label", "q")), "sqlite"), None)
+    label = functions.raising(_checked_text(exp.Max(this=exp.column("label", "q")), False), None)
     both = exp.select(label.as_("label"), exp.Max(this=exp.column("proba", "q")).as_("proba"))
     placeholders = {n: exp.Placeholder(this=n) for n in (MODEL.name, TEXT.name)}
-    query = db.sql(_bound(both.from_(text.subquery("q")), placeholders))
+    query = db.sql(functions.bound(both.from_(text.subquery("q")), placeholders))
     pending: dict[int, tuple[Any, Any]] = {}  # what the pair's other function is to return
 
     def raise_error(message: str) -> None:
@@ -247,88 +237,6 @@ def register_sqlite(connection: Any) -> None:
     db.register_function("sqlnb_raise", raise_error, 1)
     for position, name in enumerate(("sqlnb_classify", "sqlnb_proba")):
         db.register_function(name, functools.partial(scored, position), 2)
-
-
-def _postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select) -> list[str]:
-    """The PostgreSQL functions: sqlnb_classify and sqlnb_proba are SQL functions around the
-    same scalar pipeline as the macros; sqlnb_predict runs the table pipeline with the table
-    put in by format() and the model bound as $1. DuckDB's error() becomes sqlnb_raise().
-    Each is created in the models' schema and names every table with it (the statements are
-    built on the database, whose backend qualifies them)."""
-    schema = db.backend.schema or "public"
-    ident = exp.to_identifier(schema, quoted=True).sql("postgres")
-    raising = exp.Dot(this=exp.to_identifier(schema, quoted=True), expression=RAISE)
-
-    def fill(name: str, **values: str) -> str:
-        return _filled("postgres", name, schema=ident, **values)
-
-    as_text = [exp.cast(exp.column(c, "r"), "TEXT").as_(c) for c in ("doc_id", "label")]
-    rows = exp.select(*as_text, exp.column("proba", "r")).from_(table.subquery("r"))
-    model = {MODEL.name: exp.Parameter(this=exp.convert(1))}
-    bound = _bound(_raising(rows, "BOOLEAN", raising), model)
-    source = exp.table_(SOURCE, db="pg_temp").sql("postgres")  # left as it is, then %s
-    query = db.sql(bound).replace("%", "%%").replace(source, "%s")  # for format()
-    return [
-        fill("raise"),
-        fill("classify", body=db.sql(_raising(label, "TEXT", raising))),
-        fill("proba", body=db.sql(_raising(proba, "DOUBLE PRECISION", raising))),
-        fill(
-            "predict",
-            query=exp.Literal.string(query).sql("postgres"),
-            schema_text=exp.Literal.string(ident).sql("postgres"),
-        ),
-    ]
-
-
-def _spark(db: Database, label: exp.Expr, proba: exp.Expr) -> list[str]:
-    """The Spark SQL functions sqlnb_classify and sqlnb_proba: the scalar pipeline of the macros,
-    DuckDB's error() as Spark's raise_error()."""
-    fail = exp.Anonymous(this=db.dialect.fail or "raise_error")
-    return [
-        _filled("spark", name, body=db.sql(_raising(body, None, fail)))
-        for name, body in (("classify", label), ("proba", proba))
-    ]
-
-
-def _filled(dialect: str, name: str, **values: str) -> str:
-    """sql/functions/<dialect>/<name>.sql.in with each {key} replaced by its text (a function's
-    body is a string to the engine, so it is pasted in whole), and {quoted} by a dollar quote
-    that the text between never holds: no text of a user's (a stop word, a pattern) can close
-    it."""
-    text = (templates.sql_dir() / "functions" / dialect / f"{name}.sql.in").read_text("utf-8")
-    for key, value in values.items():
-        text = text.replace("{" + key + "}", value)
-    tag = next(f"$sqlnb{i or ''}$" for i in itertools.count() if f"$sqlnb{i or ''}$" not in text)
-    return text.replace("{quoted}", tag)
-
-
-def _bound(tree: exp.Expr, values: Mapping[str, exp.Expr]) -> exp.Expr:
-    """``tree`` with the functions' parameters (unqualified columns sqlnb_model, sqlnb_text)
-    as the given expressions: placeholders, PostgreSQL's $1."""
-    for reference in list(tree.find_all(exp.Column)):
-        if not reference.table and reference.name in values:
-            reference.replace(values[reference.name].copy())
-    return tree
-
-
-RAISE = exp.Anonymous(this="sqlnb_raise")  # PostgreSQL's and SQLite's error(message)
-
-
-def _raising(tree: exp.Expr, type_name: str | None, raising: exp.Expr = RAISE) -> exp.Expr:
-    """``tree`` with DuckDB's error(message) as the function ``raising`` (an Anonymous call,
-    or a Dot: schema.function), cast to ``type_name`` (PostgreSQL: the CASE that holds it takes
-    the type of its other branches)."""
-    tree = tree.copy()
-    for call in list(tree.find_all(exp.Anonymous)):
-        if call.name.upper() == "ERROR":
-            raised = raising.copy()
-            (raised.expression if isinstance(raised, exp.Dot) else raised).set(
-                "expressions", [e.copy() for e in call.expressions]
-            )
-            if type_name is not None:
-                raised = exp.cast(raised, exp.DataType.build(type_name, dialect="postgres"))
-            call.replace(raised)
-    return tree
 
 
 def _checked(needs: exp.Table, why: str, value: exp.Expr) -> exp.Expr:

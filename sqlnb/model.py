@@ -30,6 +30,7 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Pruning
 from sqlnb.inputs import Labels, Source, type_family
+from sqlnb.kinds.base import Ranked, Section
 from sqlnb.tokenizer import Tokenizer
 
 
@@ -164,10 +165,18 @@ class Model(Entry):
         return pipeline.weights(self)
 
     def evaluation_statements(
-        self, data: str | Source, labels: str | Labels | None = None, *, guard: bool = True
+        self,
+        data: str | Source,
+        labels: str | Labels | None = None,
+        *,
+        guard: bool = True,
+        dialect: str | None = None,
     ) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
-        """(create the outcomes temp table, [confusion, per_class, summary], drop it)."""
-        evaluated = pipeline.evaluation_pipeline(self.db, self, data, labels, guard=guard)
+        """(create the outcomes temp table, [confusion, per_class, summary], drop it), for the
+        engine ``dialect`` (default: the database's own)."""
+        evaluated = pipeline.evaluation_pipeline(
+            self.db, self, data, labels, guard=guard, dialect=dialect
+        )
         return pipeline.evaluation(evaluated, self.name)
 
     def evaluate(self, data: str | Source, labels: str | Labels | None = None) -> dict[str, Any]:
@@ -204,15 +213,15 @@ class Model(Entry):
         """The classes: class_id, label, documents and log prior, in class order."""
         return catalog.classes(self.db, self.name)
 
-    def describe(self, top: int = 10) -> dict[str, list[dict[str, Any]]]:
-        """What the model learned beyond its classes, as its kind describes it: the most
-        indicative words per class (text), or per-class means, variances and category
-        probabilities (tables)."""
+    def describe(self, top: int = 10) -> list[Section]:
+        """What the model learned beyond its classes, as its kind describes it, in typed
+        sections (:class:`sqlnb.kinds.base.Section`): the most indicative words per class
+        (text), or per-class means, variances and category probabilities (tables)."""
         return self.kind.describe(self.db, self.name, top)
 
     def top_words(self, top: int = 10) -> list[dict[str, Any]]:
         """The most indicative words of each class (text kinds)."""
-        return self.describe(top).get("words", [])
+        return next((s.rows for s in self.describe(top) if isinstance(s, Ranked)), [])
 
 
 # --- the functions of the API ----------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlglot import exp
 
@@ -73,6 +74,7 @@ class Pipeline:
         guard: bool = True,
         leading: Sequence[tuple[str, exp.Query]] = (),
         doc: str | None = None,
+        dialect: str | None = None,
     ) -> Pipeline:
         """The pipeline of model ``entry`` over ``data``: the kind's inputs, the
         ``documents`` (default: every document of the source), the joint log-likelihood and
@@ -85,7 +87,7 @@ class Pipeline:
         if guard:
             ensure_current(db, entry)
         the_kind = entry.kind
-        inputs = the_kind.inputs(db, source, entry.params)
+        inputs = the_kind.inputs(db, source, entry.params, dialect=dialect)
         if check and isinstance(source, Tokens):
             source.check(db, next(iter(inputs.values())))
         elif check and isinstance(source, Table):
@@ -169,29 +171,19 @@ def label(entry: Entry) -> exp.Expr:
 
 
 def prediction(
-    db: Database,
-    entry: Entry,
-    data: str | Source,
-    *,
-    proba: bool = False,
-    unseen: str = "ignore",
-    documents: exp.Select | None = None,
-    check: bool = True,
-    guard: bool = True,
-    doc: str | None = None,
+    db: Database, entry: Entry, data: str | Source, *, proba: bool = False, **options: Any
 ) -> exp.Select:
     """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
-    (document, class): (doc_id, label, log_proba, proba); with ``doc``, of that document
-    only."""
+    (document, class): (doc_id, label, log_proba, proba). The ``options`` are
+    :meth:`Pipeline.build`'s (``doc``: of that document only; ``dialect``: built for that
+    engine, by default the database's own)."""
     final = templates.select(
         "predict/proba.sql" if proba else "predict/labels.sql",
         posterior=exp.to_table(POSTERIOR),
         label=label(entry),
         model=entry.name,
     )
-    pipeline = Pipeline.build(
-        db, entry, data, documents=documents, unseen=unseen, check=check, guard=guard, doc=doc
-    )
+    pipeline = Pipeline.build(db, entry, data, **options)
     return pipeline.select(final)
 
 
@@ -203,9 +195,11 @@ def evaluation_pipeline(
     *,
     guard: bool = True,
     check: bool = True,
+    dialect: str | None = None,
 ) -> Pipeline:
     """The pipeline over the labeled documents of ``data``, with their labels (``TRUTH``);
-    the inputs are checked first unless ``check`` is off (checked already)."""
+    the inputs are checked first unless ``check`` is off (checked already); built for the
+    engine ``dialect`` (default: the database's own)."""
     source = as_source(data)
     the_labels = labels_for(source, labels)
     truth = the_labels.query(db)
@@ -226,6 +220,7 @@ def evaluation_pipeline(
         guard=guard,
         check=check,
         leading=[(TRUTH, truth)],
+        dialect=dialect,
     )
 
 

@@ -28,7 +28,6 @@ from sqlnb.inputs import Docs, source_node
 # RE2 (DuckDB) and Java (Spark) syntax; the same pattern spelled for the engines whose regular
 # expressions have no \\p classes.
 DEFAULT_PATTERN = r"[\pL\pN]+(?:'[\pL\pN]+)*"
-DEFAULT_PATTERNS = {"postgres": r"[[:alpha:][:digit:]]+(?:'[[:alpha:][:digit:]]+)*"}
 MAX_NGRAM = 10  # the longest n-grams a tokenizer makes (each n multiplies the token rows)
 
 
@@ -91,18 +90,27 @@ class Tokenizer:
         )
 
     def tokens(
-        self, docs: Docs, db: Database, *, grouped: bool = True, split: bool = True
+        self,
+        docs: Docs,
+        db: Database,
+        *,
+        grouped: bool = True,
+        split: bool = True,
+        dialect: str | None = None,
     ) -> exp.Select:
-        """The query of the tokens table (doc_id, word, count) of a docs table; not
-        ``grouped``, one row per occurrence with count 1 (as a model's input). With ``split``
-        the documents are tokenized side by side where the engine gains by it."""
+        """The query of the tokens table (doc_id, word, count) of a docs table, in the SQL of
+        the engine ``dialect`` (default: the database's own); not ``grouped``, one row per
+        occurrence with count 1 (as a model's input). With ``split`` the documents are
+        tokenized side by side where the database gains by it (not in a script for another)."""
         docs.check(db)
-        dialect = db.target or db.dialect.name
+        split = split and dialect in (None, db.dialect.name)
+        dialect = dialect or db.dialect.name
         name = templates.for_dialect("tokenize/matches.sql", dialect)
+        engine = dialects.dialect(dialect)
         pattern = self.pattern
         if pattern == DEFAULT_PATTERN:
-            pattern = DEFAULT_PATTERNS.get(dialect, pattern)
-        elif dialects.dialect(dialect).backtracking_regex:
+            pattern = engine.default_pattern or pattern
+        elif engine.backtracking_regex:
             problem = patterns.backtracking_problem(pattern)
             if problem is not None:
                 raise SqlnbError(f"token pattern {pattern!r} {problem}")
@@ -111,7 +119,7 @@ class Tokenizer:
         wanted = templates.placeholders(name)
         if "lowercase" in wanted:  # the engine's LOWER is ASCII-only
             bindings["lowercase"] = self.lowercase
-            if db.dialect.name == "sqlite":  # else a script for SQLite, run where it has them
+            if db.dialect.python_functions:  # else a script, run where it has them
                 _register_sqlite_tokens(db)
         elif self.lowercase:
             text = exp.Lower(this=text)

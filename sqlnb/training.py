@@ -105,14 +105,15 @@ def _read(
     pruning: Pruning | None = None,
     *,
     check: bool = True,
+    dialect: str | None = None,
 ) -> _Batch:
     """Check the inputs (reads, never writes; unless they were checked already: ``check``
-    off) and return them as queries."""
+    off) and return them as queries in the SQL of ``dialect`` (default: the database's)."""
     if check and isinstance(source, Table):
         source.check(db)
     the_labels = labels_for(source, labels)
     labels_query = the_labels.query(db)
-    inputs = the_kind.inputs(db, source, params)
+    inputs = the_kind.inputs(db, source, params, dialect=dialect)
     if pruning is not None:
         inputs = {k: pruning.apply(q, labels_query) for k, q in inputs.items()}
     if check and isinstance(source, Tokens):
@@ -148,10 +149,13 @@ def train(
     tokenizer: Tokenizer | None = None,
     pruning: Pruning | None = None,
     check: bool = True,
+    dialect: str | None = None,
 ) -> Training:
     """Training ``model`` from scratch (replacing a model of that name). Training from a
     :class:`Docs` table tokenizes with ``tokenizer`` (stored with the model) and prunes the
-    vocabulary with ``pruning``. Without ``check`` the inputs are taken as checked."""
+    vocabulary with ``pruning``. Without ``check`` the inputs are taken as checked. With
+    ``dialect`` the statements are a script for that engine (every table created, text
+    tokenized in its SQL), to print rather than apply."""
     source = as_source(data)
     the_kind = kind_for(kind, source)
     params = the_kind.prepare(db, source, the_kind.resolve(hyper or {}))
@@ -161,11 +165,11 @@ def train(
         params["tokenizer"] = (tokenizer or Tokenizer()).as_dict()
         if pruning is not None:
             params["pruning"] = pruning.as_dict()
-    batch = _read(db, source, labels, the_kind, params, pruning, check=check)
+    batch = _read(db, source, labels, the_kind, params, pruning, check=check, dialect=dialect)
     check_class_prior(params["class_prior"], batch.label_values)
     labeled = Labeled.of(batch.labels_query)
     statements = [
-        *catalog.replacing(db, model, the_kind),
+        *catalog.replacing(db, model, the_kind, script=dialect is not None),
         templates.render("train/classes.sql", model=model, labeled=labeled.rows),
         *the_kind.count(model, batch.inputs, labeled, params),
         *parameters(model, the_kind, params, batch.label_type, len(batch.label_values)),
@@ -181,10 +185,12 @@ def append(
     labels: str | Labels | None = None,
     *,
     model: str = "default",
+    dialect: str | None = None,
 ) -> Training:
     """Adding a batch of labeled documents (or rows) to ``model`` by adding their counts, as
     scikit-learn's ``partial_fit``: the result equals training on the union. The kind,
-    hyperparameters and tokenizer are the model's; new classes and words may appear."""
+    hyperparameters and tokenizer are the model's; new classes and words may appear. With
+    ``dialect``, a script for that engine (see :func:`train`)."""
     current = catalog.entry(db, model)
     the_kind, params = current.kind, dict(current.params)
     source = as_source(data)
@@ -195,7 +201,7 @@ def append(
             "on all documents at once: it cannot be appended to; train again"
         )
     the_kind.check_append(model, params)
-    batch = _read(db, source, labels, the_kind, params)
+    batch = _read(db, source, labels, the_kind, params, dialect=dialect)
     if type_family(batch.label_type) != type_family(current.label_type):
         raise SqlnbError(
             f"the new labels are {batch.label_type}, but model {model!r} was "
@@ -216,7 +222,7 @@ def append(
     if type_family(current.label_type) != "text":
         sort_key = exp.cast(sort_key, exp.DataType.build(current.label_type, dialect="duckdb"))
     statements: list[exp.Expr] = [
-        *catalog.creates(db, the_kind),  # a table a newer sqlnb added
+        *catalog.creates(db, the_kind, script=dialect is not None),  # a newer sqlnb's tables
         *catalog.deletes(staging, counts),
         *catalog.deletes(merged, counts),
         templates.render("train/classes.sql", model=staging, labeled=labeled.rows),

@@ -45,7 +45,7 @@ def tune(
     (ties: the first given). ``hyperparameters`` other than alpha are fixed. The database is
     left as it was."""
     db = Database.connect(db)
-    if db.dialect.name != "duckdb":
+    if not db.dialect.folds:
         raise SqlnbError("tune needs DuckDB (its folds use DuckDB's hash())")
     if folds < 2:
         raise SqlnbError("--folds must be at least 2")

@@ -38,9 +38,8 @@ def scripts() -> dict[tuple[str, str], str]:
     table = sqlnb.train(db, sqlnb.Table("patients"), model="triage")
     out: dict[tuple[str, str], str] = {}
     for d in DIALECTS:
-        db.target = d  # a script for another database creates every table (as --print-sql does)
-        plan = training.train(db, "tokens", "labels", model="spam", kind="bernoulli")
-        db.target = None
+        # a script for another database creates every table (as --print-sql does)
+        plan = training.train(db, "tokens", "labels", model="spam", kind="bernoulli", dialect=d)
         out[d, "train_bernoulli"] = plan.script(d)
         out[d, "predict_bernoulli"] = engine.script(
             text.prediction_statements("tokens", "predictions", replace=True, guard=False), d

@@ -55,7 +55,7 @@ def train(
 ) -> None:
     """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
     text (--docs), or from a wide table (--table)."""
-    with opened(db, create=dialect is None, target=dialect) as database:
+    with opened(db, create=dialect is None) as database:
         the_tokenizer = tokenizer.resolve(database)
         if append:
             given = list(hyper)
@@ -65,19 +65,19 @@ def train(
                     f"with --append the model's own settings apply: {option} is not "
                     "allowed (use sqlnb retune to change smoothing or priors)"
                 )
-            plan = training.append(database, data, labels, model=model_name)
+            plan = training.append(database, data, labels, model=model_name, dialect=dialect)
             if kind is not None and kind != plan.kind.name:
                 raise SqlnbError(f"model {model_name!r} is {plan.kind.name}, not {kind}")
         else:
+            settings: dict[str, Any] = {"kind": kind, "hyper": hyper, "tokenizer": the_tokenizer}
             plan = training.train(
                 database,
                 data,
                 labels,
                 model=model_name,
-                kind=kind,
-                hyper=hyper,
-                tokenizer=the_tokenizer,
                 pruning=pruning,
+                dialect=dialect,
+                **settings,
             )
         if dialect is not None:
             print_script(plan.script(dialect))
@@ -135,13 +135,13 @@ def predict(
 ) -> None:
     """Classify every document of a tokens table, --docs table (raw text) or --table: into a
     new table (doc_id, label, proba), a file, or printed."""
-    with opened(db, target=dialect) as database:
+    with opened(db) as database:
         m = load(database, model_name)
         if dialect is not None:
             if output is None or output == "-":
                 fail("give --output TABLE: the script writes the predictions into a table")
             statements = m.prediction_statements(
-                data, output, proba=proba, replace=True, guard=False
+                data, output, proba=proba, replace=True, guard=False, dialect=dialect
             )
             print_script(dialects.script(statements, dialect))
             return
@@ -179,10 +179,12 @@ def evaluate(
     dialect: str | None = None,
 ) -> None:
     """Accuracy, per-class precision/recall/F1, macro-F1, log-loss and the confusion matrix."""
-    with opened(db, target=dialect) as database:
+    with opened(db) as database:
         m = load(database, model_name)
         if dialect is not None:
-            create, queries, drop = m.evaluation_statements(data, labels, guard=False)
+            create, queries, drop = m.evaluation_statements(
+                data, labels, guard=False, dialect=dialect
+            )
             print_script(dialects.script([drop, create, *queries, drop], dialect))
             return
         result = m.evaluate(data, labels)

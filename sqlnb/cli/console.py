@@ -112,14 +112,12 @@ def waiting(seconds: float) -> Iterator[None]:
 
 
 @contextmanager
-def opened(db: str, *, create: bool = False, target: str | None = None) -> Iterator[Database]:
-    """The database, with a progress bar on a terminal for long queries; ``target`` the dialect
-    of a script to print (its statements are built for that engine)."""
+def opened(db: str, *, create: bool = False) -> Iterator[Database]:
+    """The database, with a progress bar on a terminal for long queries."""
     with errors():
         if WAIT.get() < 0:
             raise SqlnbError(f"--wait must be a number of seconds >= 0, not {WAIT.get():g}")
         database = Database.connect(db, create=create, wait=WAIT.get())
-    database.target = target
     database.on_commit = committing
     failed = True  # a file this command created is removed if the command fails
     profile = os.environ.get("SQLNB_PROFILE")

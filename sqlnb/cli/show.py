@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -16,6 +17,7 @@ from sqlnb.cli.console import display, echo, fail, opened, table
 from sqlnb.cli.options import LABELED, SOURCE, TRUTH, DbArg, ModelOpt, ReplaceOpt, uses
 from sqlnb.cli.registry import command
 from sqlnb.inputs import Labels, Source
+from sqlnb.kinds.base import Frequencies, Normal, Ranked, Section
 from sqlnb.model import load
 
 if TYPE_CHECKING:
@@ -110,14 +112,36 @@ def _source_name(data: Source) -> str:
     return f"{type(data).__name__.lower()} table {table!r}"
 
 
-def _top_categories(rows: list[dict[str, Any]], top: int) -> list[dict[str, Any]]:
-    """The ``top`` most probable values of each feature in each class."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for r in rows:
-        groups.setdefault((r["feature"], r["label"]), []).append(r)
-    return [
-        r for group in groups.values() for r in sorted(group, key=lambda r: -r["probability"])[:top]
-    ]
+def _ranked(section: Ranked, top: int) -> Any:
+    by_class: dict[str, list[str]] = {}
+    for r in section.rows:
+        by_class.setdefault(r["label"], []).append(str(r[section.item]))
+    shown = table("label", f"top {top} {section.item}s", title=section.title)
+    for label, items in by_class.items():
+        shown.add_row(label, ", ".join(items))
+    return shown
+
+
+def _normal(section: Normal, top: int) -> Any:
+    shown = table("feature", "label", "mean", "variance", title=section.title)
+    for r in section.rows:
+        shown.add_row(r["feature"], r["label"], f"{r['mean']:.6g}", f"{r['var']:.6g}")
+    return shown
+
+
+def _frequencies(section: Frequencies, top: int) -> Any:
+    shown = table("feature", "value", "label", "probability", title=section.title)
+    for r in section.rows:
+        shown.add_row(r["feature"], r["value"], r["label"], f"{r['probability']:.4f}")
+    return shown
+
+
+# How show draws each form of section (sqlnb.kinds.base.Section).
+DRAW: dict[type[Section], Callable[[Any, int], Any]] = {
+    Ranked: _ranked,
+    Normal: _normal,
+    Frequencies: _frequencies,
+}
 
 
 @command()
@@ -133,11 +157,10 @@ def show(
     its per-class means, variances and most probable category values (tables)."""
     with opened(db) as database:
         m = load(database, model_name)
-        classes, described = m.classes(), m.describe(top)
-    if described.get("categories"):
-        described = {**described, "categories": _top_categories(described["categories"], top)}
+        classes, sections = m.classes(), [s.top(top) for s in m.describe(top)]
     if as_json:
         result = {"model": m.name, "kind": m.kind_name, "hyperparameters": m.params}
+        described = {s.name: s.rows for s in sections}
         sys.stdout.write(
             json.dumps({**result, "classes": classes, **described}, indent=2, default=str) + "\n"
         )
@@ -149,24 +172,9 @@ def show(
         prior = "0" if lp is None else f"{math.exp(lp):.4f}"
         priors.add_row(c["label"], f"{c['n_docs']:g}", prior, "-inf" if lp is None else f"{lp:.4f}")
     display(priors)
-    if described.get("words"):
-        by_class: dict[str, list[str]] = {}
-        for w in described["words"]:
-            by_class.setdefault(w["label"], []).append(w["word"])
-        indicative = table("label", f"top {top} words", title="most indicative words")
-        for label, ws in by_class.items():
-            indicative.add_row(label, ", ".join(ws))
-        display(indicative)
-    if described.get("gaussian"):
-        normal = table("feature", "label", "mean", "variance", title="Gaussian features")
-        for g in described["gaussian"]:
-            normal.add_row(g["feature"], g["label"], f"{g['mean']:.6g}", f"{g['var']:.6g}")
-        display(normal)
-    if described.get("categories"):
-        cats = table("feature", "value", "label", "probability", title="categorical features")
-        for c in described["categories"]:
-            cats.add_row(c["feature"], c["value"], c["label"], f"{c['probability']:.4f}")
-        display(cats)
+    for section in sections:
+        if section.rows:
+            display(DRAW[type(section)](section, top))
 
 
 @command("models")

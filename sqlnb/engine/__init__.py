@@ -61,9 +61,6 @@ class Database:
         self.on_commit: Callable[[], None] | None = None
         self._depth = 0
         self._threads: int | None = None
-        # The dialect of the statements being built, where not this database's own (a printed
-        # script): its tokenizer, and no parts read side by side (see partitions).
-        self.target: str | None = None
 
     @classmethod
     def connect(
@@ -103,7 +100,7 @@ class Database:
         (DuckDB), else the source whole. (Tokenizing a table of 100,000 documents, one row
         group, goes twice as fast on 2 cores.)"""
         split = self.dialect.split_hash
-        if split is None or self.target not in (None, self.dialect.name):
+        if split is None:
             return [source]
         if self._threads is None:
             threads = exp.select(exp.func("current_setting", exp.convert("threads")))

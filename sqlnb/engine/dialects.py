@@ -67,6 +67,25 @@ class Dialect:
     # True where sqlnb's tables are partitioned by model (Spark's file tables: deleting a
     # model's rows drops its partition instead of rewriting the table without them).
     partition_by_model: bool = False
+    # False where a column has no declared type (SQLite): a value's type is its storage class.
+    typed_columns: bool = True
+    # True where the functions sqlnb's SQL calls (its tokenizer's) are registered from Python
+    # on each connection (SQLite has no regular expressions and no SQL-defined functions).
+    python_functions: bool = False
+    # The default token pattern in the engine's regular-expression syntax, where it cannot
+    # read the default's (\pL, \pN): PostgreSQL's POSIX classes.
+    default_pattern: str | None = None
+    # The form of the ad-hoc SQL functions sqlnb keeps in the database (sqlnb_classify, ...):
+    # "macros" (DuckDB's), "postgres" (SQL functions and a PL/pgSQL table function), "spark"
+    # (SQL functions); None where it keeps none.
+    functions: str | None = None
+    # True where the engine checks a function's tables when it is created: the functions
+    # wait until the database has a text model.
+    functions_check_tables: bool = False
+    # True where a table function sqlnb_predict(model, tokens_table) exists.
+    table_function: bool = False
+    # True where HASH(value) is the stable hash that tune's folds are made of (DuckDB's).
+    folds: bool = False
 
 
 class SqlnbClickHouse(ClickHouse):
@@ -99,8 +118,23 @@ class SqlnbClickHouse(ClickHouse):
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
-        Dialect("duckdb", "duckdb", fail="error", split_hash="HASH"),
-        Dialect("sqlite", "sqlite", begin="BEGIN", snapshot="BEGIN"),
+        Dialect(
+            "duckdb",
+            "duckdb",
+            fail="error",
+            split_hash="HASH",
+            functions="macros",
+            table_function=True,
+            folds=True,
+        ),
+        Dialect(
+            "sqlite",
+            "sqlite",
+            begin="BEGIN",
+            snapshot="BEGIN",
+            typed_columns=False,
+            python_functions=True,
+        ),
         # (Each transaction first sets a safe search_path and takes a lock per schema:
         # PostgresBackend.opening.)
         Dialect(
@@ -111,6 +145,10 @@ DIALECTS: dict[str, Dialect] = {
             view_if_not_exists=False,
             analyze=True,
             index_model=True,
+            default_pattern=r"[[:alpha:][:digit:]]+(?:'[[:alpha:][:digit:]]+)*",
+            functions="postgres",
+            functions_check_tables=True,
+            table_function=True,
         ),
         Dialect(
             "spark",
@@ -124,6 +162,8 @@ DIALECTS: dict[str, Dialect] = {
             fail="raise_error",
             backtracking_regex=True,
             partition_by_model=True,
+            functions="spark",
+            functions_check_tables=True,
         ),
         # No transactions; DELETE is ClickHouse's lightweight delete (synchronous here).
         Dialect(

@@ -24,6 +24,48 @@ Inputs = dict[str, exp.Query]
 
 
 @dataclass(frozen=True)
+class Section:
+    """One part of what a kind tells about a trained model. ``show``, the report and the API
+    draw a section by its form (its class), never by the kind: ``name`` is its key in JSON,
+    ``title`` its heading, ``rows`` its rows (dicts with the keys its form names)."""
+
+    name: str
+    title: str
+    rows: list[dict[str, Any]]
+
+    def top(self, n: int) -> Section:
+        """The section as ``show`` prints it, with at most ``n`` rows per class where its
+        form ranks them."""
+        return self
+
+
+@dataclass(frozen=True)
+class Ranked(Section):
+    """Each class's best ``item``s (rows: label, the item, score; best first), e.g. words."""
+
+    item: str = "word"
+
+
+@dataclass(frozen=True)
+class Normal(Section):
+    """A normal distribution per feature and class (rows: feature, label, mean, var)."""
+
+
+@dataclass(frozen=True)
+class Frequencies(Section):
+    """A probability per feature, value and class (rows: feature, value, label,
+    probability)."""
+
+    def top(self, n: int) -> Section:
+        """The ``n`` most probable values of each feature in each class."""
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for r in self.rows:
+            groups.setdefault((r["feature"], r["label"]), []).append(r)
+        kept = [r for g in groups.values() for r in sorted(g, key=lambda r: -r["probability"])[:n]]
+        return Frequencies(self.name, self.title, kept)
+
+
+@dataclass(frozen=True)
 class ModelTable:
     """One of the tables a model keeps its rows in (with its name in column ``model``).
 
@@ -127,8 +169,11 @@ class Kind:
         ``params``."""
         return params
 
-    def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
-        """The input as named queries (their names are the CTE names used by ``parts``)."""
+    def inputs(
+        self, db: Database, source: Any, params: Params, *, dialect: str | None = None
+    ) -> Inputs:
+        """The input as named queries (their names are the CTE names used by ``parts``), in
+        the SQL of the engine ``dialect`` (default: the database's own)."""
         raise NotImplementedError
 
     def documents(self, db: Database, source: Any, inputs: Inputs) -> exp.Select:
@@ -199,7 +244,7 @@ class Kind:
         contributions), or None where a model has no per-word scores."""
         return None
 
-    def describe(self, db: Database, model: str, top: int) -> dict[str, list[dict[str, Any]]]:
-        """What ``show`` and the report say about a trained model beyond its classes: sections
-        of rows, by name (``words``, ``gaussian``, ``categories``)."""
-        return {}
+    def describe(self, db: Database, model: str, top: int) -> list[Section]:
+        """What ``show``, the report and the API say about a trained model beyond its classes
+        (``top``: the number of best items per class a :class:`Ranked` section holds)."""
+        return []

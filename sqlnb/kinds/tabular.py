@@ -13,7 +13,17 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Table, require, source_node, type_family
 from sqlnb.kinds import gaussian
-from sqlnb.kinds.base import Inputs, Kind, Labeled, ModelTable, Name, Params
+from sqlnb.kinds.base import (
+    Frequencies,
+    Inputs,
+    Kind,
+    Labeled,
+    ModelTable,
+    Name,
+    Normal,
+    Params,
+    Section,
+)
 from sqlnb.kinds.params import ALPHA, PRIORS, SAMPLE_VARIANCE, VAR_SMOOTHING, Hyper
 from sqlnb.templates import col
 
@@ -86,7 +96,9 @@ class Tabular(Kind):
         if not ok or not features or len({f[0] for f in features}) != len(features):
             raise SqlnbError(f"features {features!r} are not a list of [name, likelihood]")
 
-    def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
+    def inputs(
+        self, db: Database, source: Any, params: Params, *, dialect: str | None = None
+    ) -> Inputs:
         if not isinstance(source, Table):
             raise SqlnbError(f"a {self.name} model reads a wide table (--table), not tokens")
         inputs: Inputs = {}
@@ -213,13 +225,15 @@ class Tabular(Kind):
     def n_features(self, model: str, params: Params) -> exp.Expr:
         return exp.convert(len(params["features"]))
 
-    def describe(self, db: Database, model: str, top: int) -> dict[str, list[dict[str, Any]]]:
+    def describe(self, db: Database, model: str, top: int) -> list[Section]:
         """Per class the Gaussian features' means and variances, and the categorical features'
         value probabilities."""
-        return {
-            "gaussian": db.fetch_dicts(templates.render("show/gaussian.sql", model=model)),
-            "categories": db.fetch_dicts(templates.render("show/categories.sql", model=model)),
-        }
+        gaussian = db.fetch_dicts(templates.render("show/gaussian.sql", model=model))
+        categories = db.fetch_dicts(templates.render("show/categories.sql", model=model))
+        return [
+            Normal("gaussian", "Gaussian features", gaussian),
+            Frequencies("categories", "Categorical features", categories),
+        ]
 
 
 class Gaussian(Tabular):

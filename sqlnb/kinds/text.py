@@ -11,7 +11,7 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import wide
-from sqlnb.kinds.base import Inputs, Kind, Labeled, ModelTable, Name, Params
+from sqlnb.kinds.base import Inputs, Kind, Labeled, ModelTable, Name, Params, Ranked, Section
 from sqlnb.kinds.params import ALPHA, ALPHA_POSITIVE, BETA, NORM, PRIORS, TRANSFORMS, Hyper
 from sqlnb.tokenizer import Tokenizer
 
@@ -62,7 +62,9 @@ class TextKind(Kind):
         "log P(predicted) − log P(true); the prior adds the rest."
     )
 
-    def inputs(self, db: Database, source: Any, params: Params) -> Inputs:
+    def inputs(
+        self, db: Database, source: Any, params: Params, *, dialect: str | None = None
+    ) -> Inputs:
         if isinstance(source, Docs):
             settings = params.get("tokenizer")
             if settings is None:
@@ -70,7 +72,8 @@ class TextKind(Kind):
                     "this model was trained from a tokens table, so it has no "
                     "tokenizer: classify a tokens table (--tokens)"
                 )
-            return {TOKENS: Tokenizer.from_dict(settings).tokens(source, db, grouped=False)}
+            tokenizer = Tokenizer.from_dict(settings)
+            return {TOKENS: tokenizer.tokens(source, db, grouped=False, dialect=dialect)}
         if not isinstance(source, Tokens):
             raise SqlnbError(f"a {self.name} model reads a tokens table, not --table")
         return {TOKENS: source.query(db)}
@@ -184,9 +187,9 @@ class TextKind(Kind):
             "explain/words.sql", tokens=tokens, scores=self.scores(model), binary=self.binary
         )
 
-    def describe(self, db: Database, model: str, top: int) -> dict[str, list[dict[str, Any]]]:
+    def describe(self, db: Database, model: str, top: int) -> list[Section]:
         words = db.fetch_dicts(templates.render("show/top_words.sql", model=model, top=top))
-        return {"words": words}
+        return [Ranked("words", "most indicative words", words)]
 
 
 class Multinomial(TextKind):

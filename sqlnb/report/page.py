@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from sqlnb.kinds.base import Frequencies, Normal, Ranked, Section
 from sqlnb.model import Model
 from sqlnb.report.charts import (
     class_bars,
@@ -85,22 +86,22 @@ def _share(value: float, top: float) -> float:
     return 100 * min(max(float(value) / top, 0.0), 1.0) if top > 0 else 0.0
 
 
-def _words_section(words: list[dict[str, Any]]) -> str:
+def _ranked(section: Ranked) -> str:
     by_class: dict[str, list[dict[str, Any]]] = {}
-    for w in words:
+    for w in section.rows:
         by_class.setdefault(w["label"], []).append(w)
     boxes = []
     for label, ws in by_class.items():
         top = max((float(w["score"]) for w in ws), default=0.0)
         items = "".join(
             f'<li title="score {float(w["score"]):.4g}, θ = {math.exp(w["log_theta"]):.3g}">'
-            f"<span>{esc(w['word'])}</span>"
+            f"<span>{esc(w[section.item])}</span>"
             f'<i style="width:{_share(w["score"], top):.0f}%"></i></li>'
             for w in ws
         )
         boxes.append(f'<div class="box"><h3>{esc(label)}</h3><ol class="words">{items}</ol></div>')
     return (
-        '<section class="fill"><h2>Most indicative words</h2>'
+        f'<section class="fill"><h2>{esc(section.title.capitalize())}</h2>'
         f'<div class="grid">{"".join(boxes)}</div><p class="note">Ranked by θ<sub>kw</sub> · '
         "(log θ<sub>kw</sub> − mean log θ of the word in the other classes), as "
         "<code>sqlnb show</code>; bars relative to each class's top word.</p></section>"
@@ -109,49 +110,57 @@ def _words_section(words: list[dict[str, Any]]) -> str:
     )
 
 
-def _features_section(described: dict[str, list[dict[str, Any]]]) -> str:
-    gaussian, categories = described.get("gaussian", []), described.get("categories", [])
-    parts = []
-    if gaussian:
-        by_feature: dict[str, list[dict[str, Any]]] = {}
-        for g in gaussian:
-            by_feature.setdefault(g["feature"], []).append(g)
-        plots = "".join(
-            f'<div class="box">{gaussian_plot(f, rows)}</div>' for f, rows in by_feature.items()
-        )
-        parts.append(
-            "<h3>Gaussian features: mean ± one standard deviation per class</h3>"
-            f'<div class="row">{plots}</div>'
-        )
-    if categories:
-        labels = list(dict.fromkeys(c["label"] for c in categories))
-        by_value: dict[tuple[str, str], dict[str, float]] = {}
-        for c in categories:
-            by_value.setdefault((c["feature"], c["value"]), {})[c["label"]] = c["probability"]
-        features = list(dict.fromkeys(f for f, _ in by_value))
-        head = "".join(f"<th>{esc(shorten(label))}</th>" for label in labels)
-        tables = []
-        for feature in features:
-            rows = []
-            for (f, value), probs in by_value.items():
-                if f != feature:
-                    continue
-                cells = "".join(
-                    prob_cell(
-                        probs.get(label) or 0.0,
-                        f"P({feature} = {value} | {label}) = {probs.get(label) or 0.0:.4f}",
-                    )
-                    for label in labels
+def _normal(section: Normal) -> str:
+    by_feature: dict[str, list[dict[str, Any]]] = {}
+    for g in section.rows:
+        by_feature.setdefault(g["feature"], []).append(g)
+    plots = "".join(
+        f'<div class="box">{gaussian_plot(f, rows)}</div>' for f, rows in by_feature.items()
+    )
+    return (
+        f"<h3>{esc(section.title)}: mean ± one standard deviation per class</h3>"
+        f'<div class="row">{plots}</div>'
+    )
+
+
+def _frequencies(section: Frequencies) -> str:
+    labels = list(dict.fromkeys(c["label"] for c in section.rows))
+    by_value: dict[tuple[str, str], dict[str, float]] = {}
+    for c in section.rows:
+        by_value.setdefault((c["feature"], c["value"]), {})[c["label"]] = c["probability"]
+    features = list(dict.fromkeys(f for f, _ in by_value))
+    head = "".join(f"<th>{esc(shorten(label))}</th>" for label in labels)
+    tables = []
+    for feature in features:
+        rows = []
+        for (f, value), probs in by_value.items():
+            if f != feature:
+                continue
+            cells = "".join(
+                prob_cell(
+                    probs.get(label) or 0.0,
+                    f"P({feature} = {value} | {label}) = {probs.get(label) or 0.0:.4f}",
                 )
-                rows.append(f"<tr><td>{esc(value)}</td>{cells}</tr>")
-            tables.append(
-                f'<div class="box"><h3>{esc(feature)}</h3><table><tr><th>value</th>{head}</tr>'
-                f"{''.join(rows)}</table></div>"
+                for label in labels
             )
-        parts.append(
-            "<h3 class=next>Categorical features: P(value | class)</h3>"
-            f'<div class="row">{"".join(tables)}</div>'
+            rows.append(f"<tr><td>{esc(value)}</td>{cells}</tr>")
+        tables.append(
+            f'<div class="box"><h3>{esc(feature)}</h3><table><tr><th>value</th>{head}</tr>'
+            f"{''.join(rows)}</table></div>"
         )
+    return (
+        f"<h3 class=next>{esc(section.title)}: P(value | class)</h3>"
+        f'<div class="row">{"".join(tables)}</div>'
+    )
+
+
+# How the report draws each form of section (sqlnb.kinds.base.Section) in its Features part;
+# a Ranked section is a part of its own.
+FEATURES: dict[type[Section], Callable[[Any], str]] = {Normal: _normal, Frequencies: _frequencies}
+
+
+def _features_section(sections: list[Section]) -> str:
+    parts = [FEATURES[type(s)](s) for s in sections if s.rows and type(s) in FEATURES]
     return f"<section><h2>Features</h2>{''.join(parts)}</section>" if parts else ""
 
 
@@ -271,7 +280,7 @@ has that probability (10 bins); dots: the bins' mean probability. The dashed dia
 calibration, the hatched gaps the distance to it. Brier score: the mean over documents of
 Σ<sub>k</sub> (p<sub>k</sub> − [y = k])².</p></section>"""
     described = model.describe(N_TOP_WORDS)
-    words = _words_section(described.get("words", []))
+    words = "".join(_ranked(s) for s in described if isinstance(s, Ranked))
     payload = json.dumps(numbers, default=str, sort_keys=True)
     for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
         payload = payload.replace(char, code)  # nothing in the data can end or escape the script

@@ -1,0 +1,111 @@
+"""What a SQL function can be on each engine, and how sqlnb writes its own into one: the
+pipelines of :mod:`sqlnb.macros` (engine-neutral trees) wrapped as PostgreSQL's SQL and
+PL/pgSQL functions, Spark's SQL functions, or called from SQLite's Python functions. DuckDB's
+macros are the trees as they are (``sql/macros/*.sql``)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from sqlnb.templates import sql_dir
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
+
+MODEL = "sqlnb_model"  # the functions' parameters: the model's name and the text
+SOURCE = "sqlnb_tokens_source"  # PostgreSQL's sqlnb_predict: the table, put in by format()
+
+
+def table_argument(form: str | None, argument: exp.Expr) -> exp.Table:
+    """The tokens table sqlnb_predict(model, tokens_table) reads, named by its argument:
+    DuckDB's query_table(argument); in PostgreSQL's PL/pgSQL function a placeholder table
+    that format() replaces with the argument, quoted (:func:`postgres`)."""
+    if form == "postgres":
+        return exp.table_(SOURCE, db="pg_temp")
+    return exp.Table(this=exp.Anonymous(this="query_table", expressions=[argument]))
+
+
+def postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select) -> list[str]:
+    """The PostgreSQL functions: sqlnb_classify and sqlnb_proba are SQL functions around the
+    same scalar pipeline as the macros; sqlnb_predict runs the table pipeline with the table
+    put in by format() and the model bound as $1. DuckDB's error() becomes sqlnb_raise().
+    Each is created in the models' schema and names every table with it (the statements are
+    built on the database, whose backend qualifies them)."""
+    schema = db.backend.schema or "public"
+    ident = exp.to_identifier(schema, quoted=True).sql("postgres")
+    raise_in_schema = exp.Dot(this=exp.to_identifier(schema, quoted=True), expression=RAISE)
+
+    def fill(name: str, **values: str) -> str:
+        return filled("postgres", name, schema=ident, **values)
+
+    as_text = [exp.cast(exp.column(c, "r"), "TEXT").as_(c) for c in ("doc_id", "label")]
+    rows = exp.select(*as_text, exp.column("proba", "r")).from_(table.subquery("r"))
+    model = {MODEL: exp.Parameter(this=exp.convert(1))}
+    query_tree = bound(raising(rows, "BOOLEAN", raise_in_schema), model)
+    source = exp.table_(SOURCE, db="pg_temp").sql("postgres")  # left as it is, then %s
+    query = db.sql(query_tree).replace("%", "%%").replace(source, "%s")  # for format()
+    return [
+        fill("raise"),
+        fill("classify", body=db.sql(raising(label, "TEXT", raise_in_schema))),
+        fill("proba", body=db.sql(raising(proba, "DOUBLE PRECISION", raise_in_schema))),
+        fill(
+            "predict",
+            query=exp.Literal.string(query).sql("postgres"),
+            schema_text=exp.Literal.string(ident).sql("postgres"),
+        ),
+    ]
+
+
+def spark(db: Database, label: exp.Expr, proba: exp.Expr) -> list[str]:
+    """The Spark SQL functions sqlnb_classify and sqlnb_proba: the scalar pipeline of the macros,
+    DuckDB's error() as Spark's raise_error()."""
+    fail = exp.Anonymous(this=db.dialect.fail or "raise_error")
+    return [
+        filled("spark", name, body=db.sql(raising(body, None, fail)))
+        for name, body in (("classify", label), ("proba", proba))
+    ]
+
+
+def filled(dialect: str, name: str, **values: str) -> str:
+    """sql/functions/<dialect>/<name>.sql.in with each {key} replaced by its text (a function's
+    body is a string to the engine, so it is pasted in whole), and {quoted} by a dollar quote
+    that the text between never holds: no text of a user's (a stop word, a pattern) can close
+    it."""
+    text = (sql_dir() / "functions" / dialect / f"{name}.sql.in").read_text("utf-8")
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", value)
+    tag = next(f"$sqlnb{i or ''}$" for i in itertools.count() if f"$sqlnb{i or ''}$" not in text)
+    return text.replace("{quoted}", tag)
+
+
+def bound(tree: exp.Expr, values: Mapping[str, exp.Expr]) -> exp.Expr:
+    """``tree`` with the functions' parameters (unqualified columns sqlnb_model, sqlnb_text)
+    as the given expressions: placeholders, PostgreSQL's $1."""
+    for reference in list(tree.find_all(exp.Column)):
+        if not reference.table and reference.name in values:
+            reference.replace(values[reference.name].copy())
+    return tree
+
+
+RAISE = exp.Anonymous(this="sqlnb_raise")  # PostgreSQL's and SQLite's error(message)
+
+
+def raising(tree: exp.Expr, type_name: str | None, raising: exp.Expr = RAISE) -> exp.Expr:
+    """``tree`` with DuckDB's error(message) as the function ``raising`` (an Anonymous call,
+    or a Dot: schema.function), cast to ``type_name`` (PostgreSQL: the CASE that holds it takes
+    the type of its other branches)."""
+    tree = tree.copy()
+    for call in list(tree.find_all(exp.Anonymous)):
+        if call.name.upper() == "ERROR":
+            raised = raising.copy()
+            (raised.expression if isinstance(raised, exp.Dot) else raised).set(
+                "expressions", [e.copy() for e in call.expressions]
+            )
+            if type_name is not None:
+                raised = exp.cast(raised, exp.DataType.build(type_name, dialect="postgres"))
+            call.replace(raised)
+    return tree
