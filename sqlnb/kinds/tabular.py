@@ -8,29 +8,23 @@ from typing import Any, ClassVar
 
 from sqlglot import exp
 
-from sqlnb import templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Table, require, source_node, type_family
-from sqlnb.kinds import gaussian
+from sqlnb.inputs import Table, require, type_family
 from sqlnb.kinds.base import (
-    Frequencies,
     Inputs,
     Kind,
     Labeled,
     ModelTable,
     Name,
-    Normal,
     Params,
     Section,
 )
+from sqlnb.kinds.likelihoods import LIKELIHOODS, used
 from sqlnb.kinds.params import ALPHA, PRIORS, SAMPLE_VARIANCE, VAR_SMOOTHING, Hyper
 from sqlnb.templates import col
 
-# The inputs: Gaussian features wide (one row per example) for counting and scoring, and long
-# (doc_id, feature, value) for explanations; categorical features long.
-ROWS, NUMERIC, CATEGORIES = "sqlnb_rows", "sqlnb_numeric", "sqlnb_categories"
-GAUSSIAN, CATEGORICAL = "gaussian", "categorical"  # a feature's likelihood
+GAUSSIAN, CATEGORICAL = "gaussian", "categorical"  # a feature's likelihood (LIKELIHOODS)
 
 TABLES = (
     ModelTable(
@@ -51,15 +45,6 @@ TABLES = (
     ),
     ModelTable("sqlnb_category_log_theta", ("class_id", "label", "feature", "value", "log_theta")),
 )
-
-
-def _likelihoods(params: Params) -> set[str]:
-    return {kind for _, kind in params["features"]}
-
-
-def _gaussian(params: Params) -> list[str]:
-    """The Gaussian features, in the model's order."""
-    return [name for name, kind in params["features"] if kind == GAUSSIAN]
 
 
 class Tabular(Kind):
@@ -88,7 +73,7 @@ class Tabular(Kind):
                 isinstance(f, list)
                 and len(f) == 2
                 and isinstance(f[0], str)
-                and f[1] in (GAUSSIAN, CATEGORICAL)
+                and f[1] in LIKELIHOODS
                 and (self.default is None or f[1] == self.default)
                 for f in features
             )
@@ -101,87 +86,24 @@ class Tabular(Kind):
     ) -> Inputs:
         if not isinstance(source, Table):
             raise SqlnbError(f"a {self.name} model reads a wide table (--table), not tokens")
-        inputs: Inputs = {}
-        if GAUSSIAN in _likelihoods(params):
-            names = _gaussian(params)
-            columns = [templates.col(n, quoted=True) for n in names]
-            inputs[ROWS] = gaussian.rows(
-                templates.col(source.id, quoted=True), columns, source_node(source.table)
-            )
-            inputs[NUMERIC] = values(db, source, params["features"], GAUSSIAN)
-            counts = db.fetch(gaussian.non_finite(inputs[ROWS], len(names)))[0]
-            if any(counts):  # name the first one (a slower query, run only then)
-                row = db.fetch(templates.render("check/numeric.sql", values=inputs[NUMERIC]))
-                raise SqlnbError(
-                    f"feature {row[0][0]!r} of {source.table!r} is NaN or infinite in row "
-                    f"{row[0][1]}"
-                )
-        if CATEGORICAL in _likelihoods(params):
-            inputs[CATEGORIES] = values(db, source, params["features"], CATEGORICAL)
-        return inputs
+        return {k: q for lk, names in used(params) for k, q in lk.inputs(db, source, names).items()}
 
     def documents(self, db: Database, source: Any, inputs: Inputs) -> exp.Select:
         assert isinstance(source, Table)
         return source.ids(db)
 
     def count(self, model: str, inputs: Inputs, labeled: Labeled, params: Params) -> list[exp.Expr]:
-        rows = labeled.rows
-        statements: list[exp.Expr] = []
-        if ROWS in inputs:
-            statements.append(gaussian.stats(model, _gaussian(params), inputs[ROWS], rows))
-        if CATEGORIES in inputs:
-            statements.append(
-                templates.render(
-                    "categorical/counts.sql",
-                    model=model,
-                    values=inputs[CATEGORIES],
-                    labeled=rows,
-                )
-            )
-        return statements
+        return [lk.count(model, inputs, labeled.rows, names) for lk, names in used(params)]
 
     def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
-        statements = []
-        if GAUSSIAN in _likelihoods(params):
-            statements.append(
-                templates.render(
-                    "gaussian/params.sql",
-                    model=model,
-                    sample=bool(params["sample_variance"]),
-                    var_smoothing=templates.number(params["var_smoothing"]),
-                )
-            )
-        if CATEGORICAL in _likelihoods(params):
-            statements.append(
-                templates.render(
-                    "categorical/log_theta.sql",
-                    model=model,
-                    alpha=templates.number(params["alpha"]),
-                )
-            )
-        return statements
+        return [lk.derive(model, params) for lk, _ in used(params)]
 
     def check(self, db: Database, model: str, params: Params) -> None:
-        if GAUSSIAN not in _likelihoods(params):
-            return
-        rows = db.fetch(templates.render("gaussian/zero_variance.sql", model=model))
-        if rows:
-            feature, label = rows[0]
-            raise SqlnbError(
-                f"feature {feature!r} has variance 0 in class {label!r} (constant, and "
-                "var_smoothing is 0): give --var-smoothing > 0"
-            )
+        for lk, _ in used(params):
+            lk.check(db, model)
 
     def parts(self, model: Name, params: Params) -> exp.Expr:
-        parts: list[exp.Expr] = []
-        if GAUSSIAN in _likelihoods(params):
-            parts.append(gaussian.part(model, _gaussian(params), exp.to_table(ROWS)))
-        if CATEGORICAL in _likelihoods(params):
-            parts.append(
-                templates.render(
-                    "categorical/part.sql", model=model, values=exp.to_table(CATEGORIES)
-                )
-            )
+        parts = [lk.part(model, names) for lk, names in used(params)]
         if len(parts) == 1:
             return parts[0]
         both = exp.union(*parts, distinct=False).subquery("p")
@@ -197,17 +119,7 @@ class Tabular(Kind):
         )
 
     def contributions(self, model: str, params: Params) -> exp.Expr:
-        parts: list[exp.Expr] = []
-        if GAUSSIAN in _likelihoods(params):
-            parts.append(
-                templates.render("explain/gaussian.sql", model=model, values=exp.to_table(NUMERIC))
-            )
-        if CATEGORICAL in _likelihoods(params):
-            parts.append(
-                templates.render(
-                    "explain/categorical.sql", model=model, values=exp.to_table(CATEGORIES)
-                )
-            )
+        parts = [lk.contributions(model) for lk, _ in used(params)]
         query = parts[0]
         for part in parts[1:]:
             query = exp.union(query, part, distinct=False)
@@ -215,25 +127,20 @@ class Tabular(Kind):
 
     def unseen(self, db: Database, model: str, inputs: Inputs) -> tuple[str, str] | None:
         """A categorical value never seen in training, if there is one."""
-        if CATEGORIES not in inputs:
-            return None
-        rows = db.fetch(
-            templates.render("categorical/unseen.sql", model=model, values=inputs[CATEGORIES])
-        )
-        return (rows[0][0], rows[0][1]) if rows else None
+        for lk in LIKELIHOODS.values():
+            if lk.long in inputs:
+                found = lk.unseen(db, model, inputs)
+                if found is not None:
+                    return found
+        return None
 
     def n_features(self, model: str, params: Params) -> exp.Expr:
         return exp.convert(len(params["features"]))
 
     def describe(self, db: Database, model: str, top: int) -> list[Section]:
-        """Per class the Gaussian features' means and variances, and the categorical features'
-        value probabilities."""
-        gaussian = db.fetch_dicts(templates.render("show/gaussian.sql", model=model))
-        categories = db.fetch_dicts(templates.render("show/categories.sql", model=model))
-        return [
-            Normal("gaussian", "Gaussian features", gaussian),
-            Frequencies("categories", "Categorical features", categories),
-        ]
+        """Each likelihood's parameters per class: the Gaussian features' means and
+        variances, the categorical features' value probabilities."""
+        return [lk.describe(db, model) for lk in LIKELIHOODS.values()]
 
 
 class Gaussian(Tabular):
@@ -294,31 +201,3 @@ def _likelihood(source: Table, name: str, sql_type: str, default: str | None) ->
         f"column {name!r} of {source.table!r} is {sql_type}: name it with "
         "--gaussian or --categorical"
     )
-
-
-def values(
-    db: Database, source: Table, features: list[tuple[str, str]], likelihood: str
-) -> exp.Query:
-    """The features of one likelihood in long form (doc_id, feature, value)."""
-    columns = db.columns(source_node(source.table))
-    template = (
-        "input/numeric_feature.sql" if likelihood == GAUSSIAN else "input/category_feature.sql"
-    )
-    parts: list[exp.Select] = []
-    for name, kind in features:
-        if kind != likelihood:
-            continue
-        require(source.table, columns, {"id": source.id, "feature": name})
-        parts.append(
-            templates.select(
-                template,
-                id=templates.col(source.id, quoted=True),
-                feature=name,
-                column=templates.col(name, quoted=True),
-                source=source_node(source.table),
-            )
-        )
-    query: exp.Query = parts[0]
-    for part in parts[1:]:
-        query = exp.union(query, part, distinct=False)
-    return query

@@ -86,6 +86,11 @@ def _share(value: float, top: float) -> float:
     return 100 * min(max(float(value) / top, 0.0), 1.0) if top > 0 else 0.0
 
 
+def _heading(title: str) -> str:
+    """A section's title as a heading: its first letter upper case."""
+    return title[:1].upper() + title[1:]
+
+
 def _ranked(section: Ranked) -> str:
     by_class: dict[str, list[dict[str, Any]]] = {}
     for w in section.rows:
@@ -101,7 +106,7 @@ def _ranked(section: Ranked) -> str:
         )
         boxes.append(f'<div class="box"><h3>{esc(label)}</h3><ol class="words">{items}</ol></div>')
     return (
-        f'<section class="fill"><h2>{esc(section.title.capitalize())}</h2>'
+        f'<section class="fill"><h2>{esc(_heading(section.title))}</h2>'
         f'<div class="grid">{"".join(boxes)}</div><p class="note">Ranked by θ<sub>kw</sub> · '
         "(log θ<sub>kw</sub> − mean log θ of the word in the other classes), as "
         "<code>sqlnb show</code>; bars relative to each class's top word.</p></section>"
@@ -118,7 +123,7 @@ def _normal(section: Normal) -> str:
         f'<div class="box">{gaussian_plot(f, rows)}</div>' for f, rows in by_feature.items()
     )
     return (
-        f"<h3>{esc(section.title)}: mean ± one standard deviation per class</h3>"
+        f"<h3>{esc(_heading(section.title))}: mean ± one standard deviation per class</h3>"
         f'<div class="row">{plots}</div>'
     )
 
@@ -149,7 +154,7 @@ def _frequencies(section: Frequencies) -> str:
             f"{''.join(rows)}</table></div>"
         )
     return (
-        f"<h3 class=next>{esc(section.title)}: P(value | class)</h3>"
+        f"<h3 class=next>{esc(_heading(section.title))}: P(value | class)</h3>"
         f'<div class="row">{"".join(tables)}</div>'
     )
 
