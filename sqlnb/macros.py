@@ -35,7 +35,16 @@ from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import wide
 from sqlnb.kinds.text import BASE, any_base, any_parts
-from sqlnb.pipeline import DOCUMENTS, JLL, POSTERIOR, Pipeline, normalised, posterior
+from sqlnb.pipeline import (
+    DOCUMENTS,
+    JLL,
+    POSTERIOR,
+    Pipeline,
+    joint,
+    joint_of,
+    normalised,
+    posterior,
+)
 from sqlnb.tokenizer import Tokenizer
 from sqlnb.version import __version__
 
@@ -179,10 +188,18 @@ def _listed(keys: list[str]) -> dict[str, exp.Expr]:
         tokens = exp.Case()
         for key, listed in words:
             tokens = tokens.when(templates.col("settings", "l").eq(exp.convert(key)), listed)
+
+    def terms(found: exp.Expr, score: str) -> exp.Expr:
+        t = templates.expressions("macros/terms.sql", found=found)
+        return joint(t["base"], t["n_zero"], t[score])
+
+    distinct_words = exp.func("MAP_KEYS", exp.column("h"))
     (jll,) = templates.expressions(
         "macros/scores.sql",
         tokens=tokens,
         bucket=bucket(exp.column("t"), templates.col("buckets", "l")),
+        counted=terms(exp.column("found"), "counted"),
+        transformed=terms(distinct_words, "transformed"),
     ).values()
     top, total = exp.column("top"), exp.column("total")
     posterior = templates.expressions(
@@ -280,6 +297,7 @@ def _labels(tokens: exp.Query, documents: exp.Query) -> exp.Select:
     ``sqlnb_model`` whatever its kind (see :func:`sqlnb.kinds.text.any_parts`)."""
     jll = templates.select(
         "macros/jll.sql",
+        jll=joint_of(),
         documents=exp.to_table(DOCUMENTS),
         base=any_base(MODEL),
         parts=any_parts(MODEL, exp.select("*").from_(INPUT)),

@@ -36,6 +36,19 @@ def normalised(jll: exp.Expr, top: exp.Expr, total: exp.Expr) -> dict[str, exp.E
     return templates.expressions("predict/normalise.sql", jll=jll, top=top, total=total)
 
 
+def joint(base: exp.Expr, n_zero: exp.Expr, score: exp.Expr) -> exp.Expr:
+    """The joint log-likelihood of a (document, class) from its base, its number of factors
+    of probability 0 and its parts' score: the rule of ``sql/predict/joint.sql``, which every
+    form of the sum binds (over rows, a UNION ALL, lists)."""
+    rule = templates.expressions("predict/joint.sql", base=base, n_zero=n_zero, score=score)
+    return rule["jll"]
+
+
+def joint_of(relation: str = "j") -> exp.Expr:
+    """:func:`joint` of the columns base, n_zero and score of ``relation``."""
+    return joint(*(templates.col(c, relation) for c in ("base", "n_zero", "score")))
+
+
 def posterior() -> exp.Select:
     """The posterior of every (document, class) of the relation :data:`JLL`."""
     rows = normalised(*(templates.col(c, "b") for c in ("jll", "top", "total")))
@@ -108,6 +121,7 @@ class Pipeline:
             }
         jll = templates.select(
             "predict/jll.sql",
+            jll=joint_of(),
             documents=exp.to_table(DOCUMENTS),
             base=the_kind.base(entry.name),
             parts=the_kind.parts(entry.name, entry.params),

@@ -4,10 +4,11 @@
 -- (sql/macros/lookup.sql). Each token is found in its hash bucket ($bucket, of the token t):
 -- the bucket's first word, else (rarely: a start below 0) the bucket's other words, the next
 -- ones of l.owner that bucket; found is its position in l.words, 0 for a word the model does
--- not know. A Bernoulli model (l.presence) counts a word once. A class's jll is its base plus
--- its weights of the words found, NULL (-infinity) where the base is undefined or a factor of
--- probability 0 remains. A model with a document transform (l.transformed) scores each distinct
--- word found once, by its count transformed as sql/tfidf/transform.sql transforms it.
+-- not know. A Bernoulli model (l.presence) counts a word once. A class's jll ($counted) is the
+-- rule of sql/predict/joint.sql over its terms (sql/macros/terms.sql): its base plus its
+-- weights of the words found. A model with a document transform (l.transformed) scores each
+-- distinct word found once, by its count transformed as sql/tfidf/transform.sql transforms it
+-- ($transformed).
 -- LIST_TRANSFORM([value], LAMBDA name: ...)[1] names a value once (DuckDB has no LET); $bucket
 -- is written out where it is used instead: a name for each token costs more than hashing again.
 SELECT
@@ -59,38 +60,11 @@ SELECT
                     1
                   )
                 ],
-                LAMBDA norm: LIST_TRANSFORM(
-                  RANGE(1, LEN(l.labels) + 1),
-                  LAMBDA c: CASE
-                    WHEN l.base[c] IS NULL
-                      OR l.zeros
-                      AND l.base_zero[c]
-                        + COALESCE(LIST_SUM(LIST_SELECT(l.zero[c], MAP_KEYS(h))), 0) > 0
-                      THEN NULL
-                    ELSE l.base[c] + COALESCE(
-                      LIST_SUM(
-                        LIST_TRANSFORM(
-                          RANGE(1, LEN(x) + 1),
-                          LAMBDA i: x[i] / norm * l.weight[c][MAP_KEYS(h)[i]]
-                        )
-                      ),
-                      0
-                    )
-                  END
-                )
+                LAMBDA norm: LIST_TRANSFORM(RANGE(1, LEN(l.labels) + 1), LAMBDA c: $transformed)
               )[1]
             )[1]
           )[1]
-        ELSE LIST_TRANSFORM(
-          RANGE(1, LEN(l.labels) + 1),
-          LAMBDA c: CASE
-            WHEN l.base[c] IS NULL
-              OR l.zeros
-              AND l.base_zero[c] + COALESCE(LIST_SUM(LIST_SELECT(l.zero[c], found)), 0) > 0
-              THEN NULL
-            ELSE l.base[c] + COALESCE(LIST_SUM(LIST_SELECT(l.weight[c], found)), 0)
-          END
-        )
+        ELSE LIST_TRANSFORM(RANGE(1, LEN(l.labels) + 1), LAMBDA c: $counted)
       END
     )[1]
   )[1] AS jll
