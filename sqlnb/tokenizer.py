@@ -34,7 +34,8 @@ MAX_NGRAM = 10  # the longest n-grams a tokenizer makes (each n multiplies the t
 @dataclass(frozen=True)
 class Tokenizer:
     """How text becomes words: lowercase first (default), then the matches of a regular
-    expression (RE2 syntax), stop words removed, then word n-grams joined by one space."""
+    expression (RE2 syntax), stop words removed, then word n-grams joined by one space.
+    ``stop_words`` is a list of words, or "english" for scikit-learn's list."""
 
     lowercase: bool = True
     pattern: str = DEFAULT_PATTERN
@@ -52,6 +53,13 @@ class Tokenizer:
             raise SqlnbError(f"token pattern {self.pattern!r} {problem}")
         if not isinstance(self.lowercase, bool):
             raise SqlnbError(f"lowercase must be true or false, not {self.lowercase!r}")
+        if isinstance(self.stop_words, str):  # a name, not the letters of one
+            if self.stop_words != "english":
+                raise SqlnbError(
+                    f"stop_words {self.stop_words!r}: give 'english' or a list of words"
+                )
+            object.__setattr__(self, "stop_words", stop_words.ENGLISH)
+        object.__setattr__(self, "stop_words", tuple(self.stop_words))
         bad = [w for w in self.stop_words if not isinstance(w, str)]
         if bad:
             raise SqlnbError(f"stop word {bad[0]!r} is not text")

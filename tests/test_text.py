@@ -324,3 +324,15 @@ def test_text_commands(tmp_path: Path):
         a = con.execute("SELECT doc_id, label FROM out ORDER BY 1").fetchall()
         b = con.execute("SELECT id, predicted FROM emails ORDER BY 1").fetchall()
         assert a == b and len(a) == 30
+
+
+def test_stop_words_by_name_in_the_api():
+    """``Tokenizer(stop_words="english")`` is scikit-learn's list, as the command line's
+    ``--stop-words english`` (it was the letters e, n, g, l, i, s, h); another name is refused."""
+    assert sqlnb.Tokenizer(stop_words="english") == sqlnb.Tokenizer(
+        stop_words=sqlnb.stop_words.ENGLISH
+    )
+    assert "the" in sqlnb.Tokenizer(stop_words="english").stop_words
+    assert sqlnb.Tokenizer(stop_words=["a", "b"]).stop_words == ("a", "b")
+    with pytest.raises(sqlnb.SqlnbError, match="give 'english' or a list of words"):
+        sqlnb.Tokenizer(stop_words="french")
