@@ -127,6 +127,9 @@ class Pipeline:
             parts=the_kind.parts(entry.name, entry.params),
         )
         documents = documents or the_kind.documents(db, source, inputs)
+        if doc is not None:  # of a --docs or --table source: every document, but this one
+            one = exp.cast(exp.column("doc_id"), "VARCHAR").eq(exp.convert(doc))
+            documents = exp.select("*").from_(documents.subquery("o")).where(one)
         if guard:
             fail = db.dialect.fail
             stop = exp.func(fail, exp.convert(stale(entry))) if fail else exp.null()

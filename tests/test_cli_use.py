@@ -285,3 +285,30 @@ def test_labels_that_look_like_markup_are_printed_as_they_are(tmp_path: Path):
     code, out, err = run("show", str(path))
     assert code == 0, err
     assert "[/x]" in out and "[red]spam" in out
+
+
+def test_explain_a_row_of_a_table_names_its_own_runner_up(db: str):
+    """With --table (or --docs) the title's probabilities are the document's own, not another
+    document's (they were the priors: every other row of the table, scored without features)."""
+    with duckdb.connect(db) as con:
+        con.execute(
+            "CREATE TABLE g AS SELECT i AS id, ['a', 'b', 'c'][i % 3 + 1] AS label, "
+            "CAST(i % 3 AS DOUBLE) + sin(i) AS x FROM range(90) t(i)"
+        )
+    code, _, err = run("train", db, "--model", "g", "--table", "g", "--label-column", "label")
+    assert code == 0, err
+    with duckdb.connect(db, read_only=True) as con:
+        proba = sqlnb.load(con, "g").predict_proba(sqlnb.Table("g", "id")).fetchall()
+    by_doc: dict[int, list[tuple[str, float]]] = {}
+    for d, label, p in proba:
+        by_doc.setdefault(d, []).append((label, p))
+    # the row whose runner-up is least probable: below every prior, where the bug showed
+    doc = min(by_doc, key=lambda d: sorted(p for _, p in by_doc[d])[-2])
+    ranked = sorted(by_doc[doc], key=lambda r: -r[1])
+    assert ranked[1][1] < 0.3  # the priors are 1/3
+    code, out, err = run("explain", db, "--model", "g", "--table", "g", "--doc", str(doc))
+    assert code == 0, err
+    assert (
+        f"why {ranked[0][0]} (P = {ranked[0][1]:.4f}) rather than the runner-up {ranked[1][0]} "
+        f"(P = {ranked[1][1]:.4f})" in out
+    )
