@@ -312,3 +312,19 @@ def test_explain_a_row_of_a_table_names_its_own_runner_up(db: str):
         f"why {ranked[0][0]} (P = {ranked[0][1]:.4f}) rather than the runner-up {ranked[1][0]} "
         f"(P = {ranked[1][1]:.4f})" in out
     )
+
+
+def test_a_parquet_path_where_the_engine_cannot_read_one_is_one_clear_line(tmp_path: Path):
+    """SQLite (and PostgreSQL, ClickHouse) cannot read a Parquet file by its path: the error
+    names the engine and the file (it was "table '' does not exist"), and no database file is
+    left behind."""
+    tokens, labels = tmp_path / "tokens.parquet", tmp_path / "labels.parquet"
+    duckdb.sql(f"COPY (SELECT 1 AS doc_id, 'a' AS word, 1 AS count) TO '{tokens}'")
+    duckdb.sql(f"COPY (SELECT 1 AS doc_id, 'x' AS label) TO '{labels}'")
+    target = tmp_path / "new.db"
+    code, _, err = run(
+        "train", f"sqlite:///{target}", "--tokens", str(tokens), "--labels", str(labels)
+    )
+    one_line_error(code, err)
+    assert "sqlite cannot read the Parquet file" in err and ".parquet'" in err
+    assert not target.exists()

@@ -86,6 +86,8 @@ class Dialect:
     table_function: bool = False
     # True where HASH(value) is the stable hash that tune's folds are made of (DuckDB's).
     folds: bool = False
+    # True where a query reads a Parquet file by its path (an input named *.parquet).
+    reads_parquet: bool = False
 
 
 class SqlnbClickHouse(ClickHouse):
@@ -126,6 +128,7 @@ DIALECTS: dict[str, Dialect] = {
             functions="macros",
             table_function=True,
             folds=True,
+            reads_parquet=True,
         ),
         Dialect(
             "sqlite",
@@ -164,6 +167,7 @@ DIALECTS: dict[str, Dialect] = {
             partition_by_model=True,
             functions="spark",
             functions_check_tables=True,
+            reads_parquet=True,
         ),
         # No transactions; DELETE is ClickHouse's lightweight delete (synchronous here).
         Dialect(
