@@ -289,3 +289,24 @@ def test_growth_and_inspection_commands_on_chdb_agree_with_duckdb(databases):
                     else x == y
                     for x, y in zip(a, b)
                 ), (table, a, b)
+
+
+def test_a_failed_command_removes_the_chdb_folder_it_created(tmp_path):
+    """A Parquet path, which ClickHouse does not read by path, is one line naming the engine
+    and the file; the chDB folder the command created is removed, one that existed is kept."""
+    tokens, labels = tmp_path / "tokens.parquet", tmp_path / "labels.parquet"
+    duckdb.sql(f"COPY (SELECT 1 AS doc_id, 'a' AS word, 1 AS count) TO '{tokens}'")
+    duckdb.sql(f"COPY (SELECT 1 AS doc_id, 'x' AS label) TO '{labels}'")
+    for existed in (False, True):
+        folder = tmp_path / f"chdb_{existed}"
+        if existed:
+            folder.mkdir()
+        done = subprocess.run(
+            [sys.executable, "-m", "sqlnb", "train", f"chdb://{folder}"]
+            + ["--tokens", str(tokens), "--labels", str(labels)],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+        assert "clickhouse cannot read the Parquet file" in done.stderr
+        assert folder.exists() == existed

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextvars
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -153,8 +154,11 @@ def opened(db: str, *, create: bool = False) -> Iterator[Database]:
     finally:
         database.close()
         if failed and database.created and database.path:
+            if Path(database.path).is_dir():  # chDB's folder
+                shutil.rmtree(database.path, ignore_errors=True)
             for leftover in (database.path, database.path + ".wal"):
-                Path(leftover).unlink(missing_ok=True)
+                if Path(leftover).is_file():
+                    Path(leftover).unlink()
 
 
 def _profiler(path: str) -> Callable[[str, float], None]:

@@ -58,6 +58,11 @@ def open_target(text: str, *, create: bool, read_only: bool, wait: float) -> Ope
         return _open_sqlite(text.removeprefix("sqlite://").removeprefix("/"), create)
     if text.endswith((".sqlite", ".sqlite3")):
         return _open_sqlite(text, create)
+    if text.startswith("chdb://"):  # a folder: removed again if a failed command created it
+        folder = Path(text.removeprefix("chdb://")).resolve()
+        existed = folder.exists()
+        backend, name = open_url(text)
+        return Opened(backend, name, str(folder), created=not existed)
     if "://" in text or is_spark_url(text):
         backend, name = open_url(text)
         return Opened(backend, name, text)
