@@ -301,9 +301,9 @@ def test_a_failed_command_removes_the_chdb_folder_it_created(tmp_path):
         folder = tmp_path / f"chdb_{existed}"
         if existed:
             folder.mkdir()
+        args = ["train", f"chdb://{folder}", "--tokens", str(tokens), "--labels", str(labels)]
         done = subprocess.run(
-            [sys.executable, "-m", "sqlnb", "train", f"chdb://{folder}"]
-            + ["--tokens", str(tokens), "--labels", str(labels)],
+            [sys.executable, "-m", "sqlnb", *args],
             capture_output=True,
             text=True,
         )
