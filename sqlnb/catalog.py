@@ -40,7 +40,17 @@ PRIOR = ModelTable("sqlnb_prior", ("class_id", "label", "log_prior"))
 TOKENIZERS = ModelTable(
     "sqlnb_tokenizers", ("settings", "lowercase", "pattern", "ngram_min", "ngram_max")
 )
-SHARED = (MODELS, CLASSES, PRIOR, TOKENIZERS)
+# Fitted by ``sqlnb calibrate`` on held-out documents (see sqlnb/calibration.py): carried by
+# model files, dropped when the model changes.
+CALIBRATION = ModelTable(
+    "sqlnb_calibration",
+    ("method", "class_id", "lo", "hi", "a", "b"),
+    counts=True,
+    keys=(("class_id", "lo"),),
+    finite=("lo", "hi", "a", "b"),
+    optional=True,
+)
+SHARED = (MODELS, CLASSES, PRIOR, TOKENIZERS, CALIBRATION)
 
 
 @dataclass(frozen=True)
@@ -178,6 +188,19 @@ def entries(db: Database) -> list[dict[str, Any]]:
 def classes(db: Database, name: str) -> list[dict[str, Any]]:
     """A model's classes: class_id, label, documents and log prior, in class order."""
     return db.fetch_dicts(templates.select("catalog/classes.sql").where(_named("c", name)))
+
+
+def calibration(db: Database, name: str) -> str | None:
+    """The method of model ``name``'s calibration, or None (uncalibrated)."""
+    if db.relation_type(CALIBRATION.node()) is None:
+        return None
+    query = (
+        exp.select(exp.func("MIN", exp.column("method")))
+        .from_(CALIBRATION.node())
+        .where(exp.column("model").eq(exp.convert(name)))
+    )
+    found = db.fetch(query)
+    return str(found[0][0]) if found and found[0][0] is not None else None
 
 
 def drop(the_entry: Entry) -> list[exp.Expr]:

@@ -49,6 +49,40 @@ def check_class_prior(prior: dict[str, float] | None, labels: Sequence[str]) -> 
         raise SqlnbError(f"class prior sums to {total:.9g}, not 1")
 
 
+def class_weighted(
+    labels: exp.Select, weights: str | dict[str, float] | None, values: Sequence[str]
+) -> exp.Select:
+    """The labeled documents (doc_id, label, weight) with each sample weight times its class's
+    weight: ``'balanced'`` (n / (K n_k), scikit-learn's ``compute_sample_weight``) or one per
+    label (a label not named weighs 1; one the labels lack is refused)."""
+    if weights is None:
+        return labels
+    factor: exp.Expr
+    if isinstance(weights, str):  # 'balanced', the only name Hyper.check lets through
+        factor = exp.Div(
+            this=exp.cast(exp.column("n", table="t"), "DOUBLE"),
+            expression=exp.paren(
+                exp.Mul(
+                    this=exp.column("n_classes", table="t"),
+                    expression=exp.column("n_k", table="k"),
+                )
+            ),
+        )
+    else:
+        unknown = sorted(set(weights) - set(values))
+        if unknown:
+            raise SqlnbError(f"class weight names {unknown[0]!r}, not a label of the training data")
+        text = exp.cast(exp.column("label", table="l"), "VARCHAR")
+        factor = exp.Case(
+            ifs=[
+                exp.If(this=text.eq(exp.convert(k)), true=templates.number(w))
+                for k, w in weights.items()
+            ],
+            default=templates.number(1.0),
+        )
+    return templates.select("train/class_weight.sql", labels=labels, factor=factor)
+
+
 def prior_bindings(params: dict[str, Any]) -> tuple[exp.Expr, exp.Expr]:
     """The (weight, total) of sql/train/prior.sql: given priors are used as they are; learned
     ones are n_docs + prior_alpha, normalised; uniform ones 1, normalised."""

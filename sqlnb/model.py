@@ -24,7 +24,8 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, pipeline, templates, training
+from sqlnb import calibration, catalog, decisions, pipeline, templates, training
+from sqlnb.calibration import Calibration
 from sqlnb.catalog import Entry
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
@@ -171,17 +172,23 @@ class Model(Entry):
         *,
         guard: bool = True,
         dialect: str | None = None,
+        calibrate: bool = True,
     ) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
-        """(create the outcomes temp table, [confusion, per_class, summary], drop it), for the
-        engine ``dialect`` (default: the database's own)."""
+        """(create the outcomes temp table, [confusion, per_class, summary, reliability], drop
+        it), for the engine ``dialect`` (default: the database's own), of the calibrated
+        probabilities unless ``calibrate`` is off."""
         evaluated = pipeline.evaluation_pipeline(
-            self.db, self, data, labels, guard=guard, dialect=dialect
+            self.db, self, data, labels, guard=guard, dialect=dialect, calibrate=calibrate
         )
         return pipeline.evaluation(evaluated, self.name)
 
-    def evaluate(self, data: str | Source, labels: str | Labels | None = None) -> dict[str, Any]:
-        """Accuracy, macro-F1, log-loss, per-class precision/recall/F1/support, confusion."""
-        create, (confusion, per_class, summary), drop_it = self.evaluation_statements(data, labels)
+    def evaluate(
+        self, data: str | Source, labels: str | Labels | None = None, *, calibrate: bool = True
+    ) -> dict[str, Any]:
+        """Accuracy, macro-F1, log-loss, the Brier score, the expected calibration error (15
+        bins), per-class precision/recall/F1/support, confusion, the reliability bins."""
+        create, queries, drop_it = self.evaluation_statements(data, labels, calibrate=calibrate)
+        confusion, per_class, summary, reliability = queries
         self.db.stage("scoring")
         self.db.execute(drop_it)
         self.db.execute(create)
@@ -190,6 +197,7 @@ class Model(Entry):
             head = self.db.fetch_dicts(summary)[0]
             classes = self.db.fetch_dicts(per_class)
             matrix = self.db.fetch_dicts(confusion)
+            bins = self.db.fetch_dicts(reliability)
         finally:
             self.db.execute(drop_it)
         return {
@@ -197,6 +205,8 @@ class Model(Entry):
             "accuracy": head["accuracy"],
             "macro_f1": head["macro_f1"],
             "log_loss": head["log_loss"],
+            "brier": head["brier"],
+            "ece": head["ece"],
             "per_class": {
                 r["label"]: {k: r[k] for k in ("precision", "recall", "f1", "support")}
                 for r in classes
@@ -205,7 +215,89 @@ class Model(Entry):
                 {"true": r["true_label"], "predicted": r["predicted"], "count": int(r["count"])}
                 for r in matrix
             ],
+            "reliability": [
+                {"bin": int(b["bin"]), "n_docs": int(b["n_docs"])}
+                | {k: b[k] for k in ("confidence", "accuracy")}
+                for b in bins
+            ],
         }
+
+    # --- calibration and decisions --------------------------------------------------------
+
+    def calibrate(
+        self, data: str | Source, labels: str | Labels | None = None, method: str = "temperature"
+    ) -> Calibration:
+        """Fit a calibration of the model's probabilities on held-out labeled documents and
+        store it with the model, replacing any other (``method="none"`` removes it); every
+        prediction then uses it (see :mod:`sqlnb.calibration`)."""
+        self._check_current()
+        fitted = calibration.fit(self.db, self, data, labels, method)
+        with self.db.transaction():
+            for statement in catalog.creates(self.db, self.kind):
+                self.db.execute(statement)
+            for statement in fitted.statements(self.name):
+                self.db.execute(statement)
+            self._check_current()
+        return fitted
+
+    def calibration(self) -> list[dict[str, Any]]:
+        """The model's calibration rows (method, class_id, label, lo, hi, a, b); none if it is
+        uncalibrated."""
+        if catalog.calibration(self.db, self.name) is None:
+            return []
+        return self.db.fetch_dicts(templates.render("calibrate/rows.sql", model=self.name))
+
+    def new_priors(
+        self, priors: str | dict[str, float], data: str | Source | None = None
+    ) -> dict[str, float]:
+        """New class priors by label: given (``'spam=0.2,ham=0.8'``), or ``'estimate'``d by EM
+        on the documents of ``data`` (:mod:`sqlnb.decisions`)."""
+        old = decisions.training_priors(self.db, self)
+        labels = {int(c["class_id"]): str(c["label"]) for c in self.classes()}
+        if isinstance(priors, dict) or priors != "estimate":
+            new = decisions.given_priors(self.db, self, priors)
+        else:
+            if data is None:
+                raise SqlnbError("--priors estimate needs the documents to estimate them on")
+            scored = exp.to_table("sqlnb_scored")
+            drop_it = templates.render("catalog/drop_table.sql", table=scored)
+            final = exp.select("doc_id", "class_id", "proba").from_(pipeline.POSTERIOR)
+            query = pipeline.Pipeline.build(self.db, self, data).select(final)
+            create = exp.Create(
+                this=scored.copy(),
+                kind="TABLE",
+                expression=query,
+                properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
+            )
+            self.db.stage("scoring")
+            self.db.execute(drop_it)
+            self.db.execute(create)
+            try:
+                self.db.stage("estimating priors")
+                new, _ = decisions.estimate(self.db, scored, old)
+            finally:
+                self.db.execute(drop_it)
+        return {labels[k]: p for k, p in new.items()}
+
+    def decision_options(
+        self,
+        data: str | Source | None = None,
+        *,
+        priors: str | dict[str, float] | None = None,
+        costs: str | None = None,
+        calibrate: bool = True,
+    ) -> dict[str, Any]:
+        """The options of :meth:`prediction_query` for new ``priors`` (given or
+        ``'estimate'``) and a ``costs`` table, checked."""
+        options: dict[str, Any] = {"calibrate": calibrate}
+        if priors is not None:
+            by_label = self.new_priors(priors, data)
+            ids = {str(c["label"]): int(c["class_id"]) for c in self.classes()}
+            old = decisions.training_priors(self.db, self)
+            options["priors"] = decisions.weights(old, {ids[k]: p for k, p in by_label.items()})
+        if costs is not None:
+            options["costs"] = decisions.costs(self.db, self, costs)
+        return options
 
     # --- inspection ----------------------------------------------------------------------
 

@@ -21,13 +21,15 @@ from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, Table, Tokens, as_source, labels_for, type_family
 
 # The names of the intermediate relations of prediction and evaluation queries.
-DOCUMENTS, TRUTH, JLL, POSTERIOR, OUTCOMES = (
+DOCUMENTS, TRUTH, JLL, RAW_JLL, POSTERIOR, OUTCOMES = (
     "sqlnb_documents",
     "sqlnb_truth",
     "sqlnb_jll",
+    "sqlnb_raw_jll",
     "sqlnb_posterior",
     "sqlnb_outcomes",
 )
+DECISIONS = "sqlnb_decisions"
 
 
 def normalised(jll: exp.Expr, top: exp.Expr, total: exp.Expr) -> dict[str, exp.Expr]:
@@ -56,6 +58,54 @@ def posterior() -> exp.Select:
     return templates.select(
         "predict/posterior.sql", jll=exp.to_table(JLL), term=term, proba=rows["proba"]
     )
+
+
+def calibrated(entry: Entry, method: str, relation: str) -> exp.Select:
+    """The posterior of ``relation`` mapped by the model's one-vs-rest calibration (sigmoid or
+    isotonic) and renormalised."""
+    p, c = templates.col("proba", "p"), {n: templates.col(n, "c") for n in ("lo", "a", "b")}
+    if method == "sigmoid":  # 1 / (1 + exp(z)), z = a p + b, without overflow
+        z = exp.paren(exp.Add(this=exp.Mul(this=c["a"], expression=p), expression=c["b"]))
+        mapped: exp.Expr = exp.Case(
+            ifs=[
+                exp.If(this=exp.GT(this=z, expression=exp.convert(700)), true=exp.convert(0.0)),
+                exp.If(this=exp.LT(this=z, expression=exp.convert(-700)), true=exp.convert(1.0)),
+            ],
+            default=exp.Div(
+                this=exp.convert(1.0),
+                expression=exp.paren(exp.Add(this=exp.convert(1), expression=exp.Exp(this=z))),
+            ),
+        )
+    else:  # isotonic: a + b (p - lo) on the piece lo <= p < hi
+        mapped = exp.Add(
+            this=c["a"],
+            expression=exp.Mul(
+                this=c["b"], expression=exp.paren(exp.Sub(this=p, expression=c["lo"]))
+            ),
+        )
+    values = templates.select(
+        "calibrate/calibrated.sql",
+        posterior=exp.to_table(relation),
+        mapped=mapped,
+        model=entry.name,
+    )
+    return templates.select("predict/renormalise.sql", values=values)
+
+
+def reweighted(weights: dict[int, float], relation: str) -> exp.Select:
+    """The posterior of ``relation`` with each class's probability times its weight (new prior
+    over training prior), renormalised."""
+    weight = exp.Case(
+        ifs=[
+            exp.If(this=templates.col("class_id", "p").eq(exp.convert(k)), true=templates.number(w))
+            for k, w in weights.items()
+        ],
+        default=templates.number(0.0),
+    )
+    values = templates.select(
+        "predict/reweighted.sql", posterior=exp.to_table(relation), weight=weight
+    )
+    return templates.select("predict/renormalise.sql", values=values)
 
 
 def stale(entry: Entry) -> str:
@@ -88,6 +138,8 @@ class Pipeline:
         leading: Sequence[tuple[str, exp.Query]] = (),
         doc: str | None = None,
         dialect: str | None = None,
+        calibrate: bool = True,
+        priors: dict[int, float] | None = None,
     ) -> Pipeline:
         """The pipeline of model ``entry`` over ``data``: the kind's inputs, the
         ``documents`` (default: every document of the source), the joint log-likelihood and
@@ -140,15 +192,22 @@ class Pipeline:
                 trained_at=str(entry.info["trained_at"]),
                 stale=stop,
             )
-        return cls(
-            (
-                *leading,
-                *inputs.items(),
-                (DOCUMENTS, documents),
-                (JLL, jll),
-                (POSTERIOR, posterior()),
+        method = catalog.calibration(db, entry.name) if calibrate else None
+        scoring: list[tuple[str, exp.Query]] = [(JLL, jll)]
+        if method == "temperature":  # softmax(jll / T): the jll divided before the posterior
+            scaled = templates.select(
+                "calibrate/scaled.sql", jll=exp.to_table(RAW_JLL), model=entry.name
             )
-        )
+            scoring = [(RAW_JLL, jll), (JLL, scaled)]
+        steps: list[Any] = []
+        if method in ("sigmoid", "isotonic"):
+            steps.append(lambda relation: calibrated(entry, str(method), relation))
+        if priors is not None:
+            steps.append(lambda relation: reweighted(priors, relation))
+        names = [f"{POSTERIOR}_{i}" for i in range(len(steps))] + [POSTERIOR]
+        posteriors = [(names[0], posterior())]
+        posteriors += [(names[i + 1], step(names[i])) for i, step in enumerate(steps)]
+        return cls((*leading, *inputs.items(), (DOCUMENTS, documents), *scoring, *posteriors))
 
     def select(self, final: exp.Select) -> exp.Select:
         """``final`` preceded by the pipeline's relations."""
@@ -188,19 +247,41 @@ def label(entry: Entry) -> exp.Expr:
 
 
 def prediction(
-    db: Database, entry: Entry, data: str | Source, *, proba: bool = False, **options: Any
+    db: Database,
+    entry: Entry,
+    data: str | Source,
+    *,
+    proba: bool = False,
+    costs: exp.Query | None = None,
+    **options: Any,
 ) -> exp.Select:
     """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
-    (document, class): (doc_id, label, log_proba, proba). The ``options`` are
+    (document, class): (doc_id, label, log_proba, proba), or with ``costs`` (a relation
+    (actual, predicted, cost) of class_ids, :func:`sqlnb.decisions.costs`) the label of least
+    expected cost: (doc_id, label, proba, expected_cost). The ``options`` are
     :meth:`Pipeline.build`'s (``doc``: of that document only; ``dialect``: built for that
-    engine, by default the database's own)."""
+    engine, by default the database's own; ``calibrate``, ``priors``)."""
+    pipeline = Pipeline.build(db, entry, data, **options)
+    if costs is not None:
+        if proba:
+            raise SqlnbError("--costs decides one label per document: it does not go with --proba")
+        final = templates.select(
+            "predict/costed.sql",
+            decisions=exp.to_table(DECISIONS),
+            posterior=exp.to_table(POSTERIOR),
+            label=label(entry),
+            model=entry.name,
+        )
+        decisions = templates.select(
+            "predict/costs.sql", posterior=exp.to_table(POSTERIOR), costs=costs
+        )
+        return pipeline.select(final).with_(DECISIONS, as_=decisions, copy=False)
     final = templates.select(
         "predict/proba.sql" if proba else "predict/labels.sql",
         posterior=exp.to_table(POSTERIOR),
         label=label(entry),
         model=entry.name,
     )
-    pipeline = Pipeline.build(db, entry, data, **options)
     return pipeline.select(final)
 
 
@@ -213,10 +294,12 @@ def evaluation_pipeline(
     guard: bool = True,
     check: bool = True,
     dialect: str | None = None,
+    calibrate: bool = True,
 ) -> Pipeline:
     """The pipeline over the labeled documents of ``data``, with their labels (``TRUTH``);
     the inputs are checked first unless ``check`` is off (checked already); built for the
-    engine ``dialect`` (default: the database's own)."""
+    engine ``dialect`` (default: the database's own); calibrated unless ``calibrate`` is
+    off."""
     source = as_source(data)
     the_labels = labels_for(source, labels)
     truth = the_labels.query(db)
@@ -238,12 +321,13 @@ def evaluation_pipeline(
         check=check,
         leading=[(TRUTH, truth)],
         dialect=dialect,
+        calibrate=calibrate,
     )
 
 
 def evaluation(evaluated: Pipeline, model: str) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
-    """(create the outcomes temp table, [confusion, per_class, summary], drop it) of an
-    :func:`evaluation_pipeline` of ``model``."""
+    """(create the outcomes temp table, [confusion, per_class, summary, reliability], drop it)
+    of an :func:`evaluation_pipeline` of ``model``."""
     final = templates.select(
         "evaluate/outcomes.sql",
         truth=exp.to_table(TRUTH),
@@ -259,10 +343,15 @@ def evaluation(evaluated: Pipeline, model: str) -> tuple[exp.Expr, list[exp.Expr
     )
     table = exp.to_table(OUTCOMES)
     per_class = templates.render("evaluate/per_class.sql", outcomes=table)
+    reliability = templates.render("evaluate/reliability.sql", outcomes=table)
+    summary = templates.render(
+        "evaluate/summary.sql", outcomes=table, per_class=per_class, reliability=reliability
+    )
     queries = [
         templates.render("evaluate/confusion.sql", outcomes=table),
         per_class,
-        templates.render("evaluate/summary.sql", outcomes=table, per_class=per_class),
+        summary,
+        reliability,
     ]
     return create, queries, templates.render("catalog/drop_table.sql", table=table)
 
@@ -289,7 +378,9 @@ def explanation(
         posterior=exp.to_table(POSTERIOR),
         top=top if top is not None else 2**62,
     )
-    query = Pipeline.build(db, entry, data, doc=None if doc is None else str(doc)).select(final)
+    # the model's own posterior: calibration maps probabilities, not the words' contributions
+    built = Pipeline.build(db, entry, data, doc=None if doc is None else str(doc), calibrate=False)
+    query = built.select(final)
     if doc is None:
         return query
     return (

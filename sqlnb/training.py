@@ -17,7 +17,7 @@ from sqlnb import catalog, macros, templates
 from sqlnb.catalog import CLASSES, MODELS, Entry
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import Pruning, check_class_prior, prior_bindings
+from sqlnb.hyper import Pruning, check_class_prior, class_weighted, prior_bindings
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
 from sqlnb.kinds import KINDS, Kind, kind_for
 from sqlnb.kinds.base import Labeled
@@ -167,7 +167,8 @@ def train(
             params["pruning"] = pruning.as_dict()
     batch = _read(db, source, labels, the_kind, params, pruning, check=check, dialect=dialect)
     check_class_prior(params["class_prior"], batch.label_values)
-    labeled = Labeled.of(batch.labels_query)
+    weighted = class_weighted(batch.labels_query, params["class_weight"], batch.label_values)
+    labeled = Labeled.of(weighted)
     statements = [
         *catalog.replacing(db, model, the_kind, script=dialect is not None),
         templates.render("train/classes.sql", model=model, labeled=labeled.rows),
@@ -217,7 +218,16 @@ def append(
     staging, merged = model + "\x1fbatch", model + "\x1fmerged"
     counts = (CLASSES, *(t for t in the_kind.tables if t.counts))
     derived = catalog.derived(the_kind)
-    labeled = Labeled.of(batch.labels_query)
+    weights = params.get("class_weight")
+    if weights == "balanced":
+        raise SqlnbError(
+            f"model {model!r} weighs its classes 'balanced', by the class sizes of all its "
+            "training documents: appending would change the old documents' weights; train on "
+            "all of them (or with weights given per class)"
+        )
+    # a label the weights do not name weighs 1, new ones included
+    named = {k: w for k, w in (weights or {}).items() if k in batch.label_values}
+    labeled = Labeled.of(class_weighted(batch.labels_query, named or None, batch.label_values))
     sort_key: exp.Expr = exp.column("label", table="g")
     if type_family(current.label_type) != "text":
         sort_key = exp.cast(sort_key, exp.DataType.build(current.label_type, dialect="duckdb"))

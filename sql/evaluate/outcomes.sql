@@ -1,19 +1,24 @@
 -- One row per labeled document: its true label and the predicted one (both as text, as stored
--- in sqlnb_classes) and the posterior probability of the true label (0 if the model does not
--- know that label). One pass over the posterior, joined by equalities only and grouped per
+-- in sqlnb_classes), the posterior probability of the true label (0 if the model does not
+-- know that label), of the predicted one (the confidence) and the sum of the squares of its
+-- posterior (for the Brier score). One pass over the posterior, joined by equalities only and grouped per
 -- document (a posterior read twice is materialised without statistics on some engines, whose
 -- planners then choose a nested loop: quadratic in the documents).
 SELECT
   g.doc_id AS doc_id,
   g.true_label AS true_label,
   g.predicted AS predicted,
-  COALESCE(g.p_true, CAST(0 AS DOUBLE)) AS p_true
+  COALESCE(g.p_true, CAST(0 AS DOUBLE)) AS p_true,
+  COALESCE(g.confidence, CAST(0 AS DOUBLE)) AS confidence,
+  COALESCE(g.p_squares, CAST(0 AS DOUBLE)) AS p_squares
 FROM (
   SELECT
     y.doc_id AS doc_id,
     CAST(y.label AS VARCHAR) AS true_label,
     MAX(CASE WHEN p.rn = 1 THEN c.label END) AS predicted,
-    MAX(CASE WHEN c.label = CAST(y.label AS VARCHAR) THEN p.proba END) AS p_true
+    MAX(CASE WHEN c.label = CAST(y.label AS VARCHAR) THEN p.proba END) AS p_true,
+    MAX(CASE WHEN p.rn = 1 THEN p.proba END) AS confidence,
+    SUM(p.proba * p.proba) AS p_squares
   FROM $truth AS y
   JOIN $posterior AS p
     ON p.doc_id = y.doc_id

@@ -4,6 +4,7 @@ classify, tokenize, tune, export, import, drop, demo. Each is a thin layer over 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,7 +26,10 @@ from sqlnb.cli.options import (
     DbArg,
     KindOpt,
     ModelOpt,
+    CostsOpt,
+    PriorsOpt,
     ReplaceOpt,
+    UncalibratedOpt,
     TokenizerOptions,
     UnseenOpt,
     uses,
@@ -131,26 +135,36 @@ def predict(
             "else csv).",
         ),
     ] = None,
+    uncalibrated: UncalibratedOpt = False,
+    priors: PriorsOpt = None,
+    costs: CostsOpt = None,
     dialect: str | None = None,
 ) -> None:
     """Classify every document of a tokens table, --docs table (raw text) or --table: into a
     new table (doc_id, label, proba), a file, or printed."""
     with opened(db) as database:
         m = load(database, model_name)
+        new = None if priors is None else m.new_priors(priors, data)
+        if priors == "estimate" and new is not None:  # on stderr: stdout may be the rows
+            shown = ", ".join(f"{k}={v:.6g}" for k, v in new.items())
+            sys.stderr.write(f"estimated priors: {shown}\n")
+        decided = m.decision_options(priors=new, costs=costs, calibrate=not uncalibrated)
         if dialect is not None:
             if output is None or output == "-":
                 fail("give --output TABLE: the script writes the predictions into a table")
             statements = m.prediction_statements(
-                data, output, proba=proba, replace=True, guard=False, dialect=dialect
+                data, output, proba=proba, replace=True, guard=False, dialect=dialect, **decided
             )
             print_script(dialects.script(statements, dialect))
             return
         printed = output is None or output == "-"
         to_file = not printed and Path(str(output)).suffix.lower() in FILE_SUFFIXES
         if not printed and not to_file:
-            n = m.predict_to(data, str(output), proba=proba, replace=replace, unseen=unseen)
+            n = m.predict_to(
+                data, str(output), proba=proba, replace=replace, unseen=unseen, **decided
+            )
         else:
-            inner = m.prediction_query(data, proba=proba, unseen=unseen)
+            inner = m.prediction_query(data, proba=proba, unseen=unseen, **decided)
             names = [s.alias_or_name for s in inner.selects]
             ordered = (  # printed and file rows in document order
                 exp.select(*names)
@@ -178,7 +192,8 @@ def evaluate(
     as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON object.")] = False,
     dialect: str | None = None,
 ) -> None:
-    """Accuracy, per-class precision/recall/F1, macro-F1, log-loss and the confusion matrix."""
+    """Accuracy, per-class precision/recall/F1, macro-F1, log-loss, the Brier score, the expected
+    calibration error (15 bins) and the confusion matrix."""
     with opened(db) as database:
         m = load(database, model_name)
         if dialect is not None:
@@ -191,6 +206,40 @@ def evaluate(
     from sqlnb.cli.show import print_evaluation
 
     print_evaluation(model_name, result, as_json=as_json)
+
+
+@command()
+def calibrate(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    data: Source = uses(LABELED),
+    labels: Labels = uses(TRUTH),
+    method: Annotated[
+        str,
+        typer.Option(
+            help="temperature (default: one T, labels unchanged), sigmoid or isotonic (per "
+            "class, one-vs-rest), or none (remove the calibration)."
+        ),
+    ] = "temperature",
+) -> None:
+    """Calibrate a model's probabilities on held-out labeled documents; stored with the model,
+    used by every prediction after it (predict --uncalibrated gives the model's own)."""
+    with opened(db) as database:
+        m = load(database, model_name)
+        if method == "none":
+            m.calibrate(data, labels, "none")
+            echo(f"model {model_name!r} is uncalibrated")
+            return
+        before = m.evaluate(data, labels, calibrate=False)
+        fitted = m.calibrate(data, labels, method)
+        after = load(database, model_name).evaluate(data, labels)
+    detail = f" (T = {fitted.rows[0][3]:.6g})" if method == "temperature" else ""
+    echo(
+        f"calibrated model {model_name!r} by {method}{detail} on {fitted.n_docs} documents: "
+        f"log-loss {before['log_loss']:.4f} -> {after['log_loss']:.4f}, ECE "
+        f"{before['ece']:.4f} -> {after['ece']:.4f}, Brier {before['brier']:.4f} -> "
+        f"{after['brier']:.4f}, accuracy {before['accuracy']:.4f} -> {after['accuracy']:.4f}"
+    )
 
 
 @command()

@@ -47,6 +47,19 @@ UnseenOpt = Annotated[
     str, typer.Option(help="Categorical value never seen in training: 'ignore' or 'error'.")
 ]
 ReplaceOpt = Annotated[bool, typer.Option(help="Replace OUTPUT if it exists.")]
+UncalibratedOpt = Annotated[
+    bool, typer.Option(help="The model's own probabilities, not its calibrated ones.")
+]
+PriorsOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="New class priors: 'spam=0.2,ham=0.8', or 'estimate' (EM on these documents)."
+    ),
+]
+CostsOpt = Annotated[
+    str | None,
+    typer.Option(help="Table (actual, predicted, cost): label each document by least cost."),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print only a JSON object.")]
 
 

@@ -31,7 +31,8 @@ def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) 
     echo(
         f"model {model_name!r} on {result['n_docs']} documents: accuracy "
         f"{result['accuracy']:.4f}, macro-F1 {result['macro_f1']:.4f}, "
-        f"log-loss {result['log_loss']:.4f}"
+        f"log-loss {result['log_loss']:.4f}, Brier {result['brier']:.4f}, "
+        f"ECE {result['ece']:.4f}"
     )
     per_class = table("label", "precision", "recall", "F1", "support")
     for label, r in result["per_class"].items():

@@ -22,7 +22,7 @@ from typing import Any
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import parse_class_prior
 
-NUMBER, FLAG, CHOICE, PRIOR = "number", "flag", "choice", "prior"
+NUMBER, FLAG, CHOICE, PRIOR, WEIGHTS = "number", "flag", "choice", "prior", "weights"
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,9 @@ class Hyper:
     """One hyperparameter.
 
     ``value`` is what it takes: a ``number`` (finite, at least ``low``; above it where
-    ``strict``), a ``flag`` (true or false), a ``choice`` (one of ``choices``), or a ``prior``
-    (a probability per label, ``'spam=0.3,ham=0.7'`` on the command line). ``default`` None
+    ``strict``), a ``flag`` (true or false), a ``choice`` (one of ``choices``), a ``prior``
+    (a probability per label, ``'spam=0.3,ham=0.7'`` on the command line) or ``weights``
+    (``'balanced'``, or a weight >= 0 per label: ``'spam=5,ham=1'``). ``default`` None
     means what ``help`` says. ``retune``: a retuning may change it (it is applied to the
     stored counts when the parameters are derived); otherwise it shaped the counts. ``resets``:
     the hyperparameters that giving this one sets back to their defaults. ``doc`` is the
@@ -86,8 +87,22 @@ class Hyper:
                     f"{self.name} must be one of {', '.join(self.choices)}, not {value!r}"
                 )
             return value
+        if self.value == WEIGHTS and value == "balanced":
+            return value
         if isinstance(value, str):
             value = parse_class_prior(value)
+        if self.value == WEIGHTS:
+            if not isinstance(value, dict) or not all(
+                isinstance(w, (int, float))
+                and not isinstance(w, bool)
+                and math.isfinite(w)
+                and w >= 0
+                for w in value.values()
+            ):
+                raise SqlnbError(
+                    f"{self.name} must be 'balanced' or map labels to weights >= 0, not {value!r}"
+                )
+            return {str(k): float(w) for k, w in value.items()}
         if not isinstance(value, dict) or not all(
             isinstance(p, (int, float)) and not isinstance(p, bool) for p in value.values()
         ):
@@ -196,6 +211,17 @@ DOC_NORM = Hyper(
     choices=("none", "l1", "l2"),
     retune=False,
     metavar="{l1,l2}",
+)
+CLASS_WEIGHT = Hyper(
+    "class_weight",
+    WEIGHTS,
+    None,
+    "Weigh each class's documents: 'balanced' or e.g. 'spam=5,ham=1' (default: 1).",
+    "each document's sample weight times its class's weight: `balanced` is n / (K · n_k) over the "
+    "n training documents of K classes (scikit-learn's `compute_sample_weight('balanced', y)`), "
+    "or `'spam=5,ham=1'` (a class not named weighs 1); default none",
+    retune=False,
+    metavar="balanced|'spam=5,ham=1'",
 )
 TRANSFORMS = (SUBLINEAR_TF, IDF, DOC_NORM)
 PRIORS = (FIT_PRIOR, CLASS_PRIOR, PRIOR_ALPHA)

@@ -21,7 +21,7 @@ from sqlnb.kinds.base import (
     Section,
 )
 from sqlnb.kinds.likelihoods import LIKELIHOODS, used
-from sqlnb.kinds.params import ALPHA, PRIORS, SAMPLE_VARIANCE, VAR_SMOOTHING, Hyper
+from sqlnb.kinds.params import ALPHA, CLASS_WEIGHT, PRIORS, SAMPLE_VARIANCE, VAR_SMOOTHING, Hyper
 from sqlnb.templates import col
 
 GAUSSIAN, CATEGORICAL = "gaussian", "categorical"  # a feature's likelihood (LIKELIHOODS)
@@ -57,7 +57,13 @@ class Tabular(Kind):
     size = "features"
     default: ClassVar[str | None] = None
     tables = TABLES
-    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, VAR_SMOOTHING, SAMPLE_VARIANCE, *PRIORS)
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (
+        ALPHA,
+        VAR_SMOOTHING,
+        SAMPLE_VARIANCE,
+        *PRIORS,
+        CLASS_WEIGHT,
+    )
 
     def prepare(self, db: Database, source: Any, params: Params) -> Params:
         """The features of the table, each with its likelihood."""
@@ -148,7 +154,12 @@ class Gaussian(Tabular):
 
     name = "gaussian"
     default = GAUSSIAN
-    hyperparameters: ClassVar[tuple[Hyper, ...]] = (VAR_SMOOTHING, SAMPLE_VARIANCE, *PRIORS)
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (
+        VAR_SMOOTHING,
+        SAMPLE_VARIANCE,
+        *PRIORS,
+        CLASS_WEIGHT,
+    )
 
 
 class Categorical(Tabular):
@@ -156,7 +167,7 @@ class Categorical(Tabular):
 
     name = "categorical"
     default = CATEGORICAL
-    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, *PRIORS)
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, *PRIORS, CLASS_WEIGHT)
 
 
 def features(db: Database, source: Table, default: str | None) -> list[tuple[str, str]]:

@@ -12,7 +12,16 @@ from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import wide
 from sqlnb.kinds.base import Inputs, Kind, Labeled, ModelTable, Name, Params, Ranked, Section
-from sqlnb.kinds.params import ALPHA, ALPHA_POSITIVE, BETA, NORM, PRIORS, TRANSFORMS, Hyper
+from sqlnb.kinds.params import (
+    ALPHA,
+    ALPHA_POSITIVE,
+    BETA,
+    CLASS_WEIGHT,
+    NORM,
+    PRIORS,
+    TRANSFORMS,
+    Hyper,
+)
 from sqlnb.tokenizer import Tokenizer
 
 TOKENS = "sqlnb_input"
@@ -197,7 +206,7 @@ class Multinomial(TextKind):
 
     name = "multinomial"
     weights: ClassVar[dict[str, str]] = {"w": "multinomial/weight.sql"}
-    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, *TRANSFORMS, *PRIORS)
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, *TRANSFORMS, *PRIORS, CLASS_WEIGHT)
 
 
 class Complement(Multinomial):
@@ -206,7 +215,7 @@ class Complement(Multinomial):
 
     name = "complement"
     weights: ClassVar[dict[str, str]] = {"w": "complement/weight.sql"}
-    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA_POSITIVE, NORM, *TRANSFORMS)
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA_POSITIVE, NORM, *TRANSFORMS, CLASS_WEIGHT)
     without: ClassVar[dict[str, str]] = {h.name: "it uses no class prior" for h in PRIORS}
     uses_prior = False
     word_note: ClassVar[str | None] = (
@@ -231,7 +240,7 @@ class Bernoulli(TextKind):
     score = "weights/presence.sql"
     weights: ClassVar[dict[str, str]] = {"w": "bernoulli/weight.sql", "a": "bernoulli/absent.sql"}
     tables = (*TextKind.tables, LOG_ABSENT)
-    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, BETA, *PRIORS)
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, BETA, *PRIORS, CLASS_WEIGHT)
     word_note: ClassVar[str | None] = (
         "Bernoulli: a present word adds (log θ − log(1 − θ)) of the predicted class minus that "
         "of the true class to log P(predicted) − log P(true); the absent words and the prior "

@@ -83,11 +83,6 @@ def report_numbers(
     model.db.execute(drop_it)
     model.db.execute(_scores_statement(model, data, labels))
     try:
-        reliability = templates.render("report/reliability.sql", scores=scores)
-        bins = model.db.fetch_dicts(reliability)
-        calibration = model.db.fetch_dicts(
-            templates.render("report/calibration.sql", scores=scores, reliability=reliability)
-        )[0]
         misclassified = templates.select(
             "report/misclassified.sql", scores=scores, top=N_MISCLASSIFIED
         )
@@ -101,11 +96,6 @@ def report_numbers(
             for w in words
             if w["doc_id"] == doc["doc_id"]
         ]
-    numbers["brier"] = calibration["brier"]
-    numbers["ece"] = calibration["ece"]
-    numbers["reliability"] = [
-        {k: b[k] for k in ("bin", "n_docs", "confidence", "accuracy")} for b in bins
-    ]
     numbers["misclassified"] = wrong
     numbers["priors"] = {
         c["label"]: 0.0 if c["log_prior"] is None else math.exp(c["log_prior"])

@@ -169,8 +169,12 @@ def class_bars(labels: Sequence[str], per_class: dict[str, dict[str, Any]]) -> s
     return svg(width, top + row * len(labels) + 4, body, "per-class precision, recall and F1")
 
 
-def reliability_diagram(bins: Sequence[dict[str, Any]]) -> str:
-    """Observed accuracy against the predicted class's probability, 10 bins, with a histogram of
+BINS = 15  # sql/evaluate/reliability.sql's
+
+
+def reliability_diagram(bins: Sequence[dict[str, Any]], label: str = "reliability diagram") -> str:
+    """Observed accuracy against the predicted class's probability, in evaluation's 15
+    right-closed bins (bin b holds (b - 1)/15 < p <= b/15, bin 0 p = 0), with a histogram of
     the documents per bin below."""
     left, top, size, hist = 46.0, 12.0, 300.0, 64.0
     by_bin = {int(b["bin"]): b for b in bins}
@@ -187,21 +191,23 @@ def reliability_diagram(bins: Sequence[dict[str, Any]]) -> str:
         body.append(
             text(x, top + size + hist + 30, f"{v:.1f}", 'class="tick" text-anchor="middle"')
         )
-    for b in range(10):
-        x = left + size * b / 10
+    width = size / BINS
+    for b in range(BINS + 1):
+        x = left + width * (max(b, 1) - 1)
         found = by_bin.get(b)
         if found is None:
             continue
         n, acc, conf = int(found["n_docs"]), float(found["accuracy"]), float(found["confidence"])
         title = (
-            f"confidence {b / 10:.1f}–{(b + 1) / 10:.1f}: {n} documents, mean confidence "
+            f"confidence {(max(b, 1) - 1) / BINS:.3f}–{b / BINS:.3f}: {n} documents, mean "
+            "confidence "
             f"{conf:.3f}, accuracy {acc:.3f}"
         )
         body.append(
             rect(
                 x + 1,
                 top + size * (1 - acc),
-                size / 10 - 2,
+                width - 2,
                 size * acc,
                 "#93c5fd",
                 title,
@@ -214,7 +220,7 @@ def reliability_diagram(bins: Sequence[dict[str, Any]]) -> str:
             rect(
                 x + 1,
                 top + size * (1 - high),
-                size / 10 - 2,
+                width - 2,
                 size * (high - low),
                 "url(#gap)",
                 title,
@@ -222,7 +228,7 @@ def reliability_diagram(bins: Sequence[dict[str, Any]]) -> str:
             )
         )
         h = hist * n / most
-        body.append(rect(x + 1, top + size + hist + 14 - h, size / 10 - 2, h, "#9ca3af", title))
+        body.append(rect(x + 1, top + size + hist + 14 - h, width - 2, h, "#9ca3af", title))
         body.append(
             f'<circle cx="{left + size * conf:.1f}" cy="{top + size * (1 - acc):.1f}" '
             f'r="3.5" fill="{INK}"><title>{esc(title)}</title></circle>'
@@ -256,7 +262,7 @@ def reliability_diagram(bins: Sequence[dict[str, Any]]) -> str:
         'patternTransform="rotate(45)">'
         '<line x1="0" y1="0" x2="0" y2="5" stroke="#f87171" stroke-width="2"/></pattern></defs>'
     )
-    return svg(left + size + 12, top + size + hist + 54, [defs, *body], "reliability diagram")
+    return svg(left + size + 12, top + size + hist + 54, [defs, *body], label)
 
 
 def diverging_words(words: Sequence[dict[str, Any]], predicted: str, true: str) -> str:
