@@ -39,9 +39,11 @@ from sqlnb.pipeline import (
     DOCUMENTS,
     JLL,
     POSTERIOR,
+    RAW_JLL,
     Pipeline,
     joint,
     joint_of,
+    mapping,
     normalised,
     posterior,
 )
@@ -202,15 +204,38 @@ def _listed(keys: list[str]) -> dict[str, exp.Expr]:
         transformed=terms(distinct_words, "transformed"),
     ).values()
     top, total = exp.column("top"), exp.column("total")
+    # temperature scaling: softmax(jll / T), T 1 for a model without
+    scaled = exp.func(
+        "LIST_TRANSFORM",
+        jll,
+        exp.Lambda(
+            this=exp.Div(this=exp.column("v"), expression=templates.col("temperature", "l")),
+            expressions=[exp.to_identifier("v")],
+        ),
+    )
     posterior = templates.expressions(
         "macros/posterior.sql",
-        jll=jll,
+        jll=scaled,
         term=normalised(exp.column("v"), top, exp.null())["term"],
         proba=normalised(top, top, total)["proba"],
+        each=normalised(exp.column("v"), top, total)["proba"],
     )
+    # sigmoid or isotonic: the label and probability of the calibrated list
+    calibrated = templates.expressions(
+        "macros/calibrated_lists.sql",
+        probas=posterior["probas"],
+        mapped=mapping(None, **{n: exp.column(n) for n in ("p", "lo", "a", "b", "method")}),
+    )
+    chosen = {
+        name: exp.Case(
+            ifs=[exp.If(this=templates.col("calibrated", "l"), true=calibrated[name])],
+            default=posterior[name],
+        )
+        for name in ("label", "proba")
+    }
     return {
         name: exp.select(value).from_(lookup.subquery("l", copy=False)).subquery()
-        for name, value in posterior.items()
+        for name, value in chosen.items()
     }
 
 
@@ -303,6 +328,18 @@ def _labels(tokens: exp.Query, documents: exp.Query) -> exp.Select:
         parts=any_parts(MODEL, exp.select("*").from_(INPUT)),
     )
     final = templates.select("macros/label.sql", posterior=exp.to_table(POSTERIOR))
+    raw = f"{POSTERIOR}_raw"
+    scaled = templates.select("macros/temperature.sql", jll=exp.to_table(RAW_JLL))
+    calibrated = templates.select(
+        "macros/calibrated.sql", posterior=exp.to_table(raw), mapped=mapping(None, "k")
+    )
     return Pipeline(
-        [(INPUT, tokens), (DOCUMENTS, documents), (JLL, jll), (POSTERIOR, posterior())]
+        [
+            (INPUT, tokens),
+            (DOCUMENTS, documents),
+            (RAW_JLL, jll),
+            (JLL, scaled),
+            (raw, posterior()),
+            (POSTERIOR, calibrated),
+        ]
     ).select(final)

@@ -60,29 +60,40 @@ def posterior() -> exp.Select:
     )
 
 
+def mapping(by: str | None, alias: str = "c", **given: exp.Expr) -> exp.Expr:
+    """A calibrated class's probability p mapped by its calibration row, as method ``by``:
+    sigmoid 1 / (1 + exp(a p + b)) (0 or 1 where a p + b is beyond +-700), or isotonic
+    a + b (p - lo) on lo <= p < hi; for ``by`` None, by the row's own method (the SQL
+    functions). p is column proba of p and the row's numbers the columns of ``alias``, unless
+    ``given`` (p, lo, a, b, method: the list form's variables)."""
+    names = ("lo", "a", "b", "method")
+    c = {n: given.get(n, templates.col(n, alias)) for n in names}
+    p = given.get("p", templates.col("proba", "p"))
+    z = exp.paren(exp.Add(this=exp.Mul(this=c["a"], expression=p), expression=c["b"]))
+    sigmoid = exp.Case(
+        ifs=[
+            exp.If(this=exp.GT(this=z, expression=exp.convert(700)), true=exp.convert(0.0)),
+            exp.If(this=exp.LT(this=z, expression=exp.convert(-700)), true=exp.convert(1.0)),
+        ],
+        default=exp.Div(
+            this=exp.convert(1.0),
+            expression=exp.paren(exp.Add(this=exp.convert(1), expression=exp.Exp(this=z))),
+        ),
+    )
+    isotonic = exp.Add(
+        this=c["a"],
+        expression=exp.Mul(this=c["b"], expression=exp.paren(exp.Sub(this=p, expression=c["lo"]))),
+    )
+    if by is not None:
+        return sigmoid if by == "sigmoid" else isotonic
+    is_sigmoid = c["method"].eq(exp.convert("sigmoid"))
+    return exp.Case(ifs=[exp.If(this=is_sigmoid, true=sigmoid)], default=isotonic)
+
+
 def calibrated(entry: Entry, method: str, relation: str) -> exp.Select:
     """The posterior of ``relation`` mapped by the model's one-vs-rest calibration (sigmoid or
     isotonic) and renormalised."""
-    p, c = templates.col("proba", "p"), {n: templates.col(n, "c") for n in ("lo", "a", "b")}
-    if method == "sigmoid":  # 1 / (1 + exp(z)), z = a p + b, without overflow
-        z = exp.paren(exp.Add(this=exp.Mul(this=c["a"], expression=p), expression=c["b"]))
-        mapped: exp.Expr = exp.Case(
-            ifs=[
-                exp.If(this=exp.GT(this=z, expression=exp.convert(700)), true=exp.convert(0.0)),
-                exp.If(this=exp.LT(this=z, expression=exp.convert(-700)), true=exp.convert(1.0)),
-            ],
-            default=exp.Div(
-                this=exp.convert(1.0),
-                expression=exp.paren(exp.Add(this=exp.convert(1), expression=exp.Exp(this=z))),
-            ),
-        )
-    else:  # isotonic: a + b (p - lo) on the piece lo <= p < hi
-        mapped = exp.Add(
-            this=c["a"],
-            expression=exp.Mul(
-                this=c["b"], expression=exp.paren(exp.Sub(this=p, expression=c["lo"]))
-            ),
-        )
+    mapped = mapping(method)
     values = templates.select(
         "calibrate/calibrated.sql",
         posterior=exp.to_table(relation),

@@ -14,7 +14,7 @@ from typing import Any
 from sqlglot import exp
 
 from sqlnb import catalog, macros, templates
-from sqlnb.catalog import CLASSES, MODELS, Entry
+from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, Entry
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Pruning, check_class_prior, class_weighted, prior_bindings
@@ -37,6 +37,8 @@ class Training:
     no_words: str | None = None
     # what the statements read, in words ("tokens table 'T'"), for errors about the data
     reads: str | None = None
+    # the method of the calibration the statements drop (it was fitted to the old model)
+    drops_calibration: str | None = None
 
     def apply(self, *, functions: bool = True) -> Entry:
         """Run the statements in one transaction and :func:`finish` it (``functions`` off: a
@@ -176,7 +178,14 @@ def train(
         *parameters(model, the_kind, params, batch.label_type, len(batch.label_values)),
     ]
     return Training(
-        db, model, the_kind, params, statements, _no_words(source, labels), _named(source)
+        db,
+        model,
+        the_kind,
+        params,
+        statements,
+        _no_words(source, labels),
+        _named(source),
+        catalog.calibration(db, model),  # replacing the model deletes it
     )
 
 
@@ -259,7 +268,16 @@ def append(
     known = {c["label"] for c in catalog.classes(db, model)}
     n_classes = len(known | set(batch.label_values))
     statements += parameters(model, the_kind, params, current.label_type, n_classes)
-    return Training(db, model, the_kind, params, statements, reads=_named(source))
+    statements += catalog.deletes(model, [CALIBRATION])  # fitted to the model before the batch
+    return Training(
+        db,
+        model,
+        the_kind,
+        params,
+        statements,
+        reads=_named(source),
+        drops_calibration=catalog.calibration(db, model),
+    )
 
 
 def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
@@ -286,7 +304,10 @@ def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
     statements = catalog.creates(db, the_kind)  # a table a newer sqlnb added
     statements += catalog.deletes(model, (MODELS, *catalog.derived(the_kind)))
     statements += parameters(model, the_kind, params, current.label_type, current.n_classes)
-    return Training(db, model, the_kind, params, statements)
+    statements += catalog.deletes(model, [CALIBRATION])  # fitted to the model before retuning
+    return Training(
+        db, model, the_kind, params, statements, drops_calibration=catalog.calibration(db, model)
+    )
 
 
 def drop(db: Database, model: str) -> None:

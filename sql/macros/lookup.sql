@@ -13,7 +13,11 @@
 --   base, base_zero, presence: sqlnb_base's per-class base and whether a word counts once;
 --   labels: the classes' labels, in class order; settings: the model's tokenizer;
 --   idf, sublinear, norm: the model's document transform (sqlnb_transform: per word in the
---     order of words, and its settings); transformed: whether it changes any count.
+--     order of words, and its settings); transformed: whether it changes any count;
+--   temperature: the model's T (1 unless calibrated by temperature); calibrated: whether it is
+--     calibrated by sigmoid or isotonic; cal_method, cal_lo, cal_a, cal_b: per class (in class
+--     order) its calibration rows' method and lists of lo, a and b in the order of lo (NULL for
+--     a class without: the first class of two).
 -- $weight is the column of class c in the row s, $block the first class of c's block, $row_block
 -- and $sign the block s holds and the sign its weights count with (sqlnb.kinds.wide).
 -- Each list is one aggregate over the rows it lists (a LIST costs about 0.1 microsecond an
@@ -72,7 +76,13 @@ SELECT
   f.idf AS idf,
   f.sublinear AS sublinear,
   f.norm AS norm,
-  COALESCE(f.transformed, FALSE) AS transformed
+  COALESCE(f.transformed, FALSE) AS transformed,
+  k.temperature AS temperature,
+  k.calibrated AS calibrated,
+  k.cal_method AS cal_method,
+  k.cal_lo AS cal_lo,
+  k.cal_a AS cal_a,
+  k.cal_b AS cal_b
 FROM size AS z
 CROSS JOIN (
   SELECT LIST(v.word ORDER BY v.pos) AS words, LIST(v.bucket ORDER BY v.pos) AS owner
@@ -122,5 +132,28 @@ CROSS JOIN (
   JOIN sqlnb_transform AS f
     ON f.model = $model AND f.word = v.word
 ) AS f
+CROSS JOIN (
+  SELECT
+    COALESCE(MAX(q.t), CAST(1 AS DOUBLE)) AS temperature,
+    COALESCE(MAX(q.n), 0) > 0 AS calibrated,
+    LIST(q.method ORDER BY q.class_id) AS cal_method,
+    LIST(q.lo ORDER BY q.class_id) AS cal_lo,
+    LIST(q.a ORDER BY q.class_id) AS cal_a,
+    LIST(q.b ORDER BY q.class_id) AS cal_b
+  FROM (
+    SELECT
+      c.class_id AS class_id,
+      MAX(CASE WHEN k.method = 'temperature' THEN k.a END) AS t,
+      COUNT(CASE WHEN k.method <> 'temperature' THEN 1 END) AS n,
+      MAX(CASE WHEN k.method <> 'temperature' THEN k.method END) AS method,
+      LIST(k.lo ORDER BY k.lo) FILTER (WHERE k.method <> 'temperature') AS lo,
+      LIST(k.a ORDER BY k.lo) FILTER (WHERE k.method <> 'temperature') AS a,
+      LIST(k.b ORDER BY k.lo) FILTER (WHERE k.method <> 'temperature') AS b
+    FROM classes AS c
+    LEFT JOIN sqlnb_calibration AS k
+      ON k.model = $model AND k.class_id = c.class_id
+    GROUP BY c.class_id
+  ) AS q
+) AS k
 LEFT JOIN sqlnb_tokenizers AS t
   ON t.model = $model

@@ -4,7 +4,8 @@
 -- class with the largest jll, ties to the first class (the first position of the largest; if
 -- every jll is NULL, the first class); proba is its posterior, $proba of
 -- sql/predict/normalise.sql with the sum of its $term over the classes (the variables top,
--- total and v: the largest jll, the sum, one class's jll).
+-- total and v: the largest jll, the sum, one class's jll); probas is every class's posterior,
+-- in class order ($each: $proba of v).
 SELECT
   LIST_TRANSFORM(
     [$jll],
@@ -19,4 +20,14 @@ SELECT
       [LIST_MAX(j)],
       LAMBDA top: LIST_TRANSFORM([LIST_SUM(LIST_TRANSFORM(j, LAMBDA v: $term))], LAMBDA total: $proba)[1]
     )[1]
-  )[1] AS proba
+  )[1] AS proba,
+  LIST_TRANSFORM(
+    [$jll],
+    LAMBDA j: LIST_TRANSFORM(
+      [LIST_MAX(j)],
+      LAMBDA top: LIST_TRANSFORM(
+        [LIST_SUM(LIST_TRANSFORM(j, LAMBDA v: $term))],
+        LAMBDA total: LIST_TRANSFORM(j, LAMBDA v: $each)
+      )[1]
+    )[1]
+  )[1] AS probas

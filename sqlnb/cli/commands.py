@@ -23,14 +23,14 @@ from sqlnb.cli.options import (
     TOKENIZER,
     TRUTH,
     WEIGHTED,
+    CostsOpt,
     DbArg,
     KindOpt,
     ModelOpt,
-    CostsOpt,
     PriorsOpt,
     ReplaceOpt,
-    UncalibratedOpt,
     TokenizerOptions,
+    UncalibratedOpt,
     UnseenOpt,
     uses,
 )
@@ -89,9 +89,19 @@ def train(
         entry = plan.apply()
     echo(
         f"{'appended to' if append else 'trained'} {entry.kind_name} model {model_name!r}: "
-        f"{int(entry.info['n_docs'])} documents, "
+        f"{float(entry.info['n_docs']):.10g} documents, "
         f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
     )
+    _dropped(plan)
+
+
+def _dropped(plan: training.Training) -> None:
+    """Say that a change of the model dropped its calibration."""
+    if plan.drops_calibration:
+        echo(
+            f"its {plan.drops_calibration} calibration was dropped (fitted to the model before "
+            "this change): run sqlnb calibrate again"
+        )
 
 
 @command()
@@ -101,9 +111,11 @@ def retune(
     """Change a trained model's smoothing, priors or variance smoothing from its stored counts,
     without its training data."""
     with opened(db) as database:
-        entry = training.retune(database, model_name, hyper).apply()
+        plan = training.retune(database, model_name, hyper)
+        entry = plan.apply()
     shown = {k: v for k, v in entry.params.items() if k not in ("features", "tokenizer", "pruning")}
     echo(f"retuned model {model_name!r}: {json.dumps(shown)}")
+    _dropped(plan)
 
 
 @command(

@@ -159,9 +159,10 @@ def show(
     with opened(db) as database:
         m = load(database, model_name)
         classes, sections = m.classes(), [s.top(top) for s in m.describe(top)]
+        calibration = m.calibration()
     if as_json:
         result = {"model": m.name, "kind": m.kind_name, "hyperparameters": m.params}
-        described = {s.name: s.rows for s in sections}
+        described = {s.name: s.rows for s in sections} | {"calibration": calibration}
         sys.stdout.write(
             json.dumps({**result, "classes": classes, **described}, indent=2, default=str) + "\n"
         )
@@ -173,9 +174,26 @@ def show(
         prior = "0" if lp is None else f"{math.exp(lp):.4f}"
         priors.add_row(c["label"], f"{c['n_docs']:g}", prior, "-inf" if lp is None else f"{lp:.4f}")
     display(priors)
+    if calibration:
+        echo(calibrated(calibration))
     for section in sections:
         if section.rows:
             display(DRAW[type(section)](section, top))
+
+
+def calibrated(rows: list[dict[str, Any]]) -> str:
+    """A model's calibration in one line."""
+    method = rows[0]["method"]
+    if method == "temperature":
+        return f"calibrated by temperature: T = {rows[0]['a']:.6g}"
+    if method == "sigmoid":
+        parts = [f"{r['label']}: a = {r['a']:.6g}, b = {r['b']:.6g}" for r in rows]
+        return "calibrated by sigmoid, 1 / (1 + exp(a p + b)): " + "; ".join(parts)
+    pieces: dict[str, int] = {}
+    for r in rows:
+        pieces[str(r["label"])] = pieces.get(str(r["label"]), 0) + 1
+    shown = ", ".join(f"{label}: {n - 1} thresholds" for label, n in pieces.items())
+    return f"calibrated by isotonic regression: {shown}"
 
 
 @command("models")
