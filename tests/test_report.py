@@ -22,7 +22,17 @@ import sqlnb
 from sqlnb.cli import app
 from sqlnb.report import write_report
 
-EVALUATE_KEYS = ("n_docs", "accuracy", "macro_f1", "log_loss", "per_class", "confusion")
+EVALUATE_KEYS = (
+    "n_docs",
+    "accuracy",
+    "macro_f1",
+    "log_loss",
+    "brier",
+    "ece",
+    "per_class",
+    "confusion",
+    "reliability",
+)
 
 
 def embedded(page: str) -> dict:
@@ -118,7 +128,8 @@ def test_text_report_numbers_are_evaluates(tmp_path, k):
     bins: dict[int, list] = {}
     for doc, ps in proba.items():
         top = ps[predicted[doc]]
-        bins.setdefault(min(math.floor(top * 10), 9), []).append(
+        # 15 equal-width right-closed bins: p in bin ceil(15 p)
+        bins.setdefault(0 if top <= 0 else min(math.ceil(top * 15), 15), []).append(
             (top, predicted[doc] == truth[doc])
         )
     assert [b["bin"] for b in numbers["reliability"]] == sorted(bins)

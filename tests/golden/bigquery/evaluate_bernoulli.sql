@@ -139,13 +139,17 @@ SELECT
   g.doc_id AS doc_id,
   g.true_label AS true_label,
   g.predicted AS predicted,
-  COALESCE(g.p_true, CAST(0 AS FLOAT64)) AS p_true
+  COALESCE(g.p_true, CAST(0 AS FLOAT64)) AS p_true,
+  COALESCE(g.confidence, CAST(0 AS FLOAT64)) AS confidence,
+  COALESCE(g.p_squares, CAST(0 AS FLOAT64)) AS p_squares
 FROM (
   SELECT
     y.doc_id AS doc_id,
     CAST(y.label AS STRING) AS true_label,
     MAX(CASE WHEN p.rn = 1 THEN c.label END) AS predicted,
-    MAX(CASE WHEN c.label = CAST(y.label AS STRING) THEN p.proba END) AS p_true
+    MAX(CASE WHEN c.label = CAST(y.label AS STRING) THEN p.proba END) AS p_true,
+    MAX(CASE WHEN p.rn = 1 THEN p.proba END) AS confidence,
+    SUM(p.proba * p.proba) AS p_squares
   FROM sqlnb_truth AS y
   JOIN sqlnb_posterior AS p
     ON p.doc_id = y.doc_id
@@ -219,7 +223,9 @@ SELECT
   a.n_docs AS n_docs,
   a.accuracy AS accuracy,
   f.macro_f1 AS macro_f1,
-  a.log_loss AS log_loss
+  a.log_loss AS log_loss,
+  a.brier AS brier,
+  e.ece AS ece
 FROM (
   SELECT
     COUNT(*) AS n_docs,
@@ -240,7 +246,8 @@ FROM (
           ELSE o.p_true
         END
       )
-    ) AS log_loss
+    ) AS log_loss,
+    AVG(o.p_squares - 2 * o.p_true + 1) AS brier
   FROM sqlnb_outcomes AS o
 ) AS a
 CROSS JOIN (
@@ -290,5 +297,63 @@ CROSS JOIN (
     ORDER BY
       s.label NULLS LAST
   ) AS pc
-) AS f;
+) AS f
+CROSS JOIN (
+  SELECT
+    SUM(CAST(r.n_docs AS FLOAT64) * ABS(r.accuracy - r.confidence)) / SUM(CAST(r.n_docs AS FLOAT64)) AS ece
+  FROM (
+    SELECT
+      b.bin AS bin,
+      COUNT(*) AS n_docs,
+      AVG(b.confidence) AS confidence,
+      AVG(b.correct) AS accuracy
+    FROM (
+      SELECT
+        CASE
+          WHEN o.confidence >= 1
+          THEN 15
+          WHEN o.confidence <= 0
+          THEN 0
+          ELSE CAST(CEIL(o.confidence * CAST(15 AS FLOAT64)) AS INT64)
+        END AS bin,
+        o.confidence AS confidence,
+        CASE
+          WHEN o.true_label = o.predicted
+          THEN CAST(1 AS FLOAT64)
+          ELSE CAST(0 AS FLOAT64)
+        END AS correct
+      FROM sqlnb_outcomes AS o
+    ) AS b
+    GROUP BY
+      bin
+    ORDER BY
+      b.bin NULLS LAST
+  ) AS r
+) AS e;
+SELECT
+  b.bin AS bin,
+  COUNT(*) AS n_docs,
+  AVG(b.confidence) AS confidence,
+  AVG(b.correct) AS accuracy
+FROM (
+  SELECT
+    CASE
+      WHEN o.confidence >= 1
+      THEN 15
+      WHEN o.confidence <= 0
+      THEN 0
+      ELSE CAST(CEIL(o.confidence * CAST(15 AS FLOAT64)) AS INT64)
+    END AS bin,
+    o.confidence AS confidence,
+    CASE
+      WHEN o.true_label = o.predicted
+      THEN CAST(1 AS FLOAT64)
+      ELSE CAST(0 AS FLOAT64)
+    END AS correct
+  FROM sqlnb_outcomes AS o
+) AS b
+GROUP BY
+  bin
+ORDER BY
+  b.bin NULLS LAST;
 DROP TABLE IF EXISTS sqlnb_outcomes;

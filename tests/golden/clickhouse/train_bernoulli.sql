@@ -29,6 +29,15 @@ CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
   ngram_min Nullable(Int64),
   ngram_max Nullable(Int64)
 );
+CREATE TABLE IF NOT EXISTS sqlnb_calibration (
+  model Nullable(String),
+  method Nullable(String),
+  class_id Nullable(Int64),
+  lo Nullable(Float64),
+  hi Nullable(Float64),
+  a Nullable(Float64),
+  b Nullable(Float64)
+);
 CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   model Nullable(String),
   class_id Nullable(Int64),
@@ -126,6 +135,9 @@ DELETE FROM "sqlnb_models"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_base"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_calibration"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_classes"
@@ -742,7 +754,7 @@ INSERT INTO sqlnb_models (
 SELECT
   'spam' AS model,
   'bernoulli' AS kind,
-  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "beta": null}' AS params,
+  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "beta": null, "class_weight": null}' AS params,
   'VARCHAR' AS label_type,
   c.n_docs AS n_docs,
   c.n_classes AS n_classes,

@@ -34,6 +34,16 @@ CREATE TABLE IF NOT EXISTS sqlnb_tokenizers (
   ngram_max BIGINT
 );
 CREATE INDEX IF NOT EXISTS sqlnb_tokenizers_model ON sqlnb_tokenizers(model);
+CREATE TABLE IF NOT EXISTS sqlnb_calibration (
+  model TEXT,
+  method TEXT,
+  class_id BIGINT,
+  lo DOUBLE PRECISION,
+  hi DOUBLE PRECISION,
+  a DOUBLE PRECISION,
+  b DOUBLE PRECISION
+);
+CREATE INDEX IF NOT EXISTS sqlnb_calibration_model ON sqlnb_calibration(model);
 CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   model TEXT,
   class_id BIGINT,
@@ -136,6 +146,9 @@ DELETE FROM "sqlnb_models"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_base"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_calibration"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_classes"
@@ -726,7 +739,7 @@ INSERT INTO sqlnb_models (
 SELECT
   'spam' AS model,
   'bernoulli' AS kind,
-  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "beta": null}' AS params,
+  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "beta": null, "class_weight": null}' AS params,
   'VARCHAR' AS label_type,
   c.n_docs AS n_docs,
   c.n_classes AS n_classes,

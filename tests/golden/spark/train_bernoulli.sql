@@ -45,6 +45,19 @@ USING PARQUET
 PARTITIONED BY (
   model
 );
+CREATE TABLE IF NOT EXISTS sqlnb_calibration (
+  model STRING,
+  method STRING,
+  class_id BIGINT,
+  lo DOUBLE,
+  hi DOUBLE,
+  a DOUBLE,
+  b DOUBLE
+)
+USING PARQUET
+PARTITIONED BY (
+  model
+);
 CREATE TABLE IF NOT EXISTS sqlnb_word_counts (
   model STRING,
   class_id BIGINT,
@@ -161,6 +174,8 @@ JOIN sqlnb_classes AS c
 ALTER TABLE `sqlnb_models`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_base`
+DROP IF EXISTS   PARTITION(model = 'spam');
+ALTER TABLE `sqlnb_calibration`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_classes`
 DROP IF EXISTS   PARTITION(model = 'spam');
@@ -737,7 +752,7 @@ INSERT INTO sqlnb_models (
 SELECT
   'spam' AS model,
   'bernoulli' AS kind,
-  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "beta": null}' AS params,
+  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "beta": null, "class_weight": null}' AS params,
   'VARCHAR' AS label_type,
   c.n_docs AS n_docs,
   c.n_classes AS n_classes,

@@ -139,13 +139,17 @@ SELECT
   g.doc_id AS doc_id,
   g.true_label AS true_label,
   g.predicted AS predicted,
-  COALESCE(g.p_true, CAST(0 AS DOUBLE)) AS p_true
+  COALESCE(g.p_true, CAST(0 AS DOUBLE)) AS p_true,
+  COALESCE(g.confidence, CAST(0 AS DOUBLE)) AS confidence,
+  COALESCE(g.p_squares, CAST(0 AS DOUBLE)) AS p_squares
 FROM (
   SELECT
     y.doc_id AS doc_id,
     CAST(y.label AS VARCHAR) AS true_label,
     MAX(CASE WHEN p.rn = 1 THEN c.label END) AS predicted,
-    MAX(CASE WHEN c.label = CAST(y.label AS VARCHAR) THEN p.proba END) AS p_true
+    MAX(CASE WHEN c.label = CAST(y.label AS VARCHAR) THEN p.proba END) AS p_true,
+    MAX(CASE WHEN p.rn = 1 THEN p.proba END) AS confidence,
+    SUM(p.proba * p.proba) AS p_squares
   FROM sqlnb_truth AS y
   JOIN sqlnb_posterior AS p
     ON p.doc_id = y.doc_id
@@ -227,7 +231,9 @@ SELECT
   a.n_docs AS n_docs,
   a.accuracy AS accuracy,
   f.macro_f1 AS macro_f1,
-  a.log_loss AS log_loss
+  a.log_loss AS log_loss,
+  a.brier AS brier,
+  e.ece AS ece
 FROM (
   SELECT
     COUNT(*) AS n_docs,
@@ -248,7 +254,8 @@ FROM (
           ELSE o.p_true
         END
       )
-    ) AS log_loss
+    ) AS log_loss,
+    AVG(o.p_squares - 2 * o.p_true + 1) AS brier
   FROM sqlnb_outcomes AS o
 ) AS a
 CROSS JOIN (
@@ -306,5 +313,63 @@ CROSS JOIN (
     ORDER BY
       s.label
   ) AS pc
-) AS f;
+) AS f
+CROSS JOIN (
+  SELECT
+    CAST(SUM(CAST(r.n_docs AS DOUBLE) * ABS(r.accuracy - r.confidence)) AS DOUBLE) / SUM(CAST(r.n_docs AS DOUBLE)) AS ece
+  FROM (
+    SELECT
+      b.bin AS bin,
+      COUNT(*) AS n_docs,
+      AVG(b.confidence) AS confidence,
+      AVG(b.correct) AS accuracy
+    FROM (
+      SELECT
+        CASE
+          WHEN o.confidence >= 1
+          THEN 15
+          WHEN o.confidence <= 0
+          THEN 0
+          ELSE CAST(CEIL(o.confidence * CAST(15 AS DOUBLE)) AS INTEGER)
+        END AS bin,
+        o.confidence AS confidence,
+        CASE
+          WHEN o.true_label = o.predicted
+          THEN CAST(1 AS DOUBLE)
+          ELSE CAST(0 AS DOUBLE)
+        END AS correct
+      FROM sqlnb_outcomes AS o
+    ) AS b
+    GROUP BY
+      b.bin
+    ORDER BY
+      b.bin
+  ) AS r
+) AS e;
+SELECT
+  b.bin AS bin,
+  COUNT(*) AS n_docs,
+  AVG(b.confidence) AS confidence,
+  AVG(b.correct) AS accuracy
+FROM (
+  SELECT
+    CASE
+      WHEN o.confidence >= 1
+      THEN 15
+      WHEN o.confidence <= 0
+      THEN 0
+      ELSE CAST(CEIL(o.confidence * CAST(15 AS DOUBLE)) AS INTEGER)
+    END AS bin,
+    o.confidence AS confidence,
+    CASE
+      WHEN o.true_label = o.predicted
+      THEN CAST(1 AS DOUBLE)
+      ELSE CAST(0 AS DOUBLE)
+    END AS correct
+  FROM sqlnb_outcomes AS o
+) AS b
+GROUP BY
+  b.bin
+ORDER BY
+  b.bin;
 DROP TABLE IF EXISTS sqlnb_outcomes;
