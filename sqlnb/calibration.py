@@ -210,7 +210,7 @@ def _sigmoid(
             target=t,
             a=by_class({k: v[0] for k, v in params.items()}),
             b=by_class({k: v[1] for k, v in params.items()}),
-            classes=exp.Tuple(expressions=[exp.convert(k) for k in params]),
+            kept=templates.col("class_id", "c").isin(*(exp.convert(k) for k in params)),
         )
         return {int(r["class_id"]): r for r in db.fetch_dicts(query)}
 
@@ -268,7 +268,7 @@ def _isotonic(
     query = templates.render(
         "calibrate/points.sql",
         scores=scores,
-        classes=exp.Tuple(expressions=[exp.convert(k) for k in classes]),
+        kept=templates.col("class_id", "c").isin(*(exp.convert(k) for k in classes)),
     )
     points: dict[int, list[tuple[float, float, float]]] = {k: [] for k in classes}
     for r in db.fetch_dicts(query):

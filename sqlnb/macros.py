@@ -224,7 +224,7 @@ def _listed(keys: list[str]) -> dict[str, exp.Expr]:
     calibrated = templates.expressions(
         "macros/calibrated_lists.sql",
         probas=posterior["probas"],
-        mapped=mapping(None, **{n: exp.column(n) for n in ("p", "lo", "a", "b", "method")}),
+        mapped=mapping(None, given={n: exp.column(n) for n in ("p", "lo", "a", "b", "method")}),
     )
     chosen = {
         name: exp.Case(

@@ -60,12 +60,13 @@ def posterior() -> exp.Select:
     )
 
 
-def mapping(by: str | None, alias: str = "c", **given: exp.Expr) -> exp.Expr:
+def mapping(by: str | None, alias: str = "c", given: dict[str, exp.Expr] | None = None) -> exp.Expr:
     """A calibrated class's probability p mapped by its calibration row, as method ``by``:
     sigmoid 1 / (1 + exp(a p + b)) (0 or 1 where a p + b is beyond +-700), or isotonic
     a + b (p - lo) on lo <= p < hi; for ``by`` None, by the row's own method (the SQL
     functions). p is column proba of p and the row's numbers the columns of ``alias``, unless
     ``given`` (p, lo, a, b, method: the list form's variables)."""
+    given = given or {}
     names = ("lo", "a", "b", "method")
     c = {n: given.get(n, templates.col(n, alias)) for n in names}
     p = given.get("p", templates.col("proba", "p"))

@@ -177,16 +177,9 @@ def train(
         *the_kind.count(model, batch.inputs, labeled, params),
         *parameters(model, the_kind, params, batch.label_type, len(batch.label_values)),
     ]
-    return Training(
-        db,
-        model,
-        the_kind,
-        params,
-        statements,
-        _no_words(source, labels),
-        _named(source),
-        catalog.calibration(db, model),  # replacing the model deletes it
-    )
+    dropped = catalog.calibration(db, model)  # replacing the model deletes it
+    return Training(db, model, the_kind, params, statements, _no_words(source, labels),
+                    _named(source), dropped)  # fmt: skip
 
 
 def append(

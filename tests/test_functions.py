@@ -370,3 +370,51 @@ def test_duckdb_macros_refuse_unknown_models_and_models_without_a_tokenizer():
     ]:
         with pytest.raises(duckdb.Error, match=re.escape(message)):
             con.execute(query).fetchall()
+
+
+@pytest.fixture(params=["duckdb", "sqlite", "postgres", "spark"])
+def every_engine(request):
+    yield from open_engine(request.param)
+
+
+def function_rows(engine, query: str) -> list[tuple]:
+    """The functions' rows: from a plain client (PostgreSQL, Spark), from DuckDB's own
+    connection, or from SQLite's with the functions registered."""
+    if engine.name in ("postgres", "spark"):
+        return rows(engine, query)
+    connection = engine.db.connection
+    if engine.name == "sqlite":
+        sqlnb.register_sqlite(connection)
+    return [tuple(r) for r in connection.execute(query).fetchall()]
+
+
+def test_functions_use_the_calibration(every_engine):
+    """After each calibration, sqlnb_classify and sqlnb_proba equal predict's calibrated labels
+    and probabilities; with two classes and with three."""
+    engine = every_engine
+    train = docs()
+    binary = train.assign(label=[f"b{i % 2}" for i in range(len(train))])
+    engine.load("train", train)
+    engine.load("binary", binary)
+    engine.load("cal", docs(45))
+    engine.load("cal2", docs(45).assign(label=[f"b{i % 2}" for i in range(45)]))
+    test = docs(30)
+    test["text"] = [*test["text"][:28], *UNSEEN[:2]]
+    engine.load("test", test)
+    for name, data, calibration in (("m", "train", "cal"), ("m2", "binary", "cal2")):
+        model = sqlnb.train(engine.db, sqlnb.Docs(data), model=name, alpha=0.3)
+        raw = predictions(model, "test")
+        for method in ("temperature", "sigmoid", "isotonic"):
+            model.calibrate(sqlnb.Docs(calibration), method=method)
+            expected = predictions(sqlnb.load(engine.db, name), "test")
+            got = function_rows(
+                engine,
+                f"SELECT doc_id, sqlnb_classify('{name}', text), sqlnb_proba('{name}', text) "
+                "FROM test",
+            )
+            assert len(got) == 30
+            # the calibration changes the probabilities (these are not the raw ones)
+            assert max(abs(expected[d][1] - raw[d][1]) for d in raw) > 1e-6, method
+            for doc_id, label, proba in got:
+                assert label == expected[doc_id][0], (name, method, doc_id)
+                assert math.isclose(proba, expected[doc_id][1], rel_tol=1e-9, abs_tol=1e-12)

@@ -1,7 +1,7 @@
--- One Newton step of Platt's sigmoid per calibrated class: over the $scores of the classes with
--- a calibrator, p = 1 / (1 + exp(z)), z = $a p_class + $b ($a, $b: the class's current values),
--- against the target t ($target: (n+ + 1)/(n+ + 2) for the class's documents, 1/(n- + 2) for the
--- others, as scikit-learn's _sigmoid_calibration). loss = sum softplus(z) - (1 - t) z; its
+-- One Newton step of Platt's sigmoid per calibrated class: over the $scores of the classes
+-- being fitted ($kept), p = 1 / (1 + exp(z)), z = $a p_class + $b ($a, $b: the class's current
+-- values), against the target t ($target: (n+ + 1)/(n+ + 2) for the class's documents,
+-- 1/(n- + 2) for the others, as scikit-learn's _sigmoid_calibration). loss = sum softplus(z) - (1 - t) z; its
 -- gradient in (a, b) is sum (t - p)(F, 1) and its Hessian sum p (1 - p)(F, 1)(F, 1)'.
 SELECT
   x.class_id AS class_id,
@@ -29,7 +29,7 @@ FROM (
       $target AS t,
       $a * c.proba + $b AS z
     FROM $scores AS c
-    WHERE c.class_id IN ($classes)
+    WHERE $kept
   ) AS v
 ) AS x
 GROUP BY x.class_id

@@ -223,9 +223,6 @@ def evaluate(
 @command()
 def calibrate(
     db: DbArg,
-    model_name: ModelOpt = "default",
-    data: Source = uses(LABELED),
-    labels: Labels = uses(TRUTH),
     method: Annotated[
         str,
         typer.Option(
@@ -233,6 +230,9 @@ def calibrate(
             "class, one-vs-rest), or none (remove the calibration)."
         ),
     ] = "temperature",
+    model_name: ModelOpt = "default",
+    data: Source = uses(LABELED),
+    labels: Labels = uses(TRUTH),
 ) -> None:
     """Calibrate a model's probabilities on held-out labeled documents; stored with the model,
     used by every prediction after it (predict --uncalibrated gives the model's own)."""

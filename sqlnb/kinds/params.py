@@ -208,9 +208,9 @@ DOC_NORM = Hyper(
     "Transform: divide a document's values by their l1 or l2 norm, or none (default).",
     "document transform, after the others: a document's values divided by their 'l1' or 'l2' "
     "norm over the words the model knows (default none)",
-    choices=("none", "l1", "l2"),
-    retune=False,
     metavar="{l1,l2}",
+    retune=False,
+    choices=("none", "l1", "l2"),
 )
 CLASS_WEIGHT = Hyper(
     "class_weight",

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import pipeline, templates
+from sqlnb import catalog, pipeline, templates
 from sqlnb.engine.files import replacing
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, as_source, labels_for
@@ -78,6 +78,13 @@ def report_numbers(
 ) -> dict[str, Any]:
     """Everything the report shows: the evaluation, calibration, misclassified documents."""
     numbers: dict[str, Any] = model.evaluate(data, labels)
+    method = catalog.calibration(model.db, model.name)
+    if method is not None:  # and the same of the model's own probabilities, to compare
+        own = model.evaluate(data, labels, calibrate=False)
+        numbers["calibration"] = method
+        numbers["uncalibrated"] = {
+            k: own[k] for k in ("accuracy", "log_loss", "brier", "ece", "reliability")
+        }
     scores = exp.to_table(SCORES)
     drop_it = templates.render("catalog/drop_table.sql", table=scores)
     model.db.execute(drop_it)

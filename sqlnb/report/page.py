@@ -251,6 +251,32 @@ def _pair(*sections: str) -> str:
     return f'<div class="pair">{"".join(sections)}</div>'
 
 
+def _calibration(numbers: dict[str, Any]) -> str:
+    """The calibration section: the reliability diagram and the measures, and where the model
+    is calibrated the same of its own (uncalibrated) probabilities beside them."""
+    shown = [("", numbers)]
+    if numbers.get("uncalibrated"):
+        method = numbers["calibration"]
+        shown = [("before calibration", numbers["uncalibrated"]), (f"after ({method})", numbers)]
+    parts = []
+    for title, n in shown:
+        heading = f"<h3>{esc(title)}</h3>" if title else ""
+        label = f"reliability diagram {title}".strip()
+        parts.append(
+            f"""<div>{heading}{reliability_diagram(n["reliability"], label)}<table>
+<tr><th>log-loss</th><td class="p">{n["log_loss"]:.4f}</td></tr>
+<tr><th>Brier score</th><td class="p">{n["brier"]:.4f}</td></tr>
+<tr><th>expected calibration error</th><td class="p">{fmt(n["ece"])}</td></tr>
+</table></div>"""
+        )
+    return f"""<section><h2>Calibration</h2><div class="row">{"".join(parts)}</div>
+<p class="note">Bars: the share of right predictions among the documents whose predicted class
+has that probability (15 bins, each (b − 1)/15 &lt; p ≤ b/15); dots: the bins' mean probability.
+The dashed diagonal is perfect calibration, the hatched gaps the distance to it. Expected
+calibration error: Σ<sub>bins</sub> |B|/n · |accuracy(B) − confidence(B)|. Brier score: the
+mean over documents of Σ<sub>k</sub> (p<sub>k</sub> − [y = k])².</p></section>"""
+
+
 def render_html(model: Model, numbers: dict[str, Any], data_name: str, labels_name: str) -> str:
     """The page, from :func:`report_numbers`."""
     labels = _labels_in_order(numbers)
@@ -274,16 +300,7 @@ def render_html(model: Model, numbers: dict[str, Any], data_name: str, labels_na
 {class_bars(with_metrics, numbers["per_class"])}
 <p class="note">macro-F1 {numbers["macro_f1"]:.4f} is the mean of the F1 column; support is
 the number of documents of each true label.</p></section>"""
-    calibration = f"""<section><h2>Calibration</h2><div class="row">
-{reliability_diagram(numbers["reliability"])}<table>
-<tr><th>log-loss</th><td class="p">{numbers["log_loss"]:.4f}</td></tr>
-<tr><th>Brier score</th><td class="p">{numbers["brier"]:.4f}</td></tr>
-<tr><th>expected calibration error</th><td class="p">{fmt(numbers["ece"])}</td></tr>
-</table></div>
-<p class="note">Bars: the share of right predictions among the documents whose predicted class
-has that probability (10 bins); dots: the bins' mean probability. The dashed diagonal is perfect
-calibration, the hatched gaps the distance to it. Brier score: the mean over documents of
-Σ<sub>k</sub> (p<sub>k</sub> − [y = k])².</p></section>"""
+    calibration = _calibration(numbers)
     described = model.describe(N_TOP_WORDS)
     words = "".join(_ranked(s) for s in described if isinstance(s, Ranked))
     payload = json.dumps(numbers, default=str, sort_keys=True)
