@@ -115,11 +115,13 @@ class Model(Entry):
         data: str | Source,
         into: str,
         proba_into: str | None = None,
+        **options: Any,
     ) -> int:
         """Write the predicted label (and its probability) into columns of the user's own
         table, added if missing, in one transaction; every other column and row stays as it
-        was. Every row is classified (a row without tokens gets the prior). Returns the number
-        of rows updated."""
+        was. Every row is classified (a row without tokens gets the prior). ``options`` are
+        :meth:`decision_options`' (calibration, new priors, costs). Returns the number of rows
+        updated."""
         target = templates.table(table)
         columns = self.db.columns(target)
         if id_column not in columns:
@@ -130,7 +132,7 @@ class Model(Entry):
         rows = templates.select(
             "input/ids.sql", id=templates.col(id_column, quoted=True), source=target
         )
-        predictions = self.prediction_query(data, documents=rows)
+        predictions = self.prediction_query(data, documents=rows, **options)
         label_type = (
             exp.DataType.build(self.label_type, dialect="duckdb")
             if type_family(self.label_type) != "text"

@@ -564,6 +564,30 @@ def test_costs_pick_the_least_expected_cost(text_db, text_model):
     assert (got["label"].to_numpy() == np.array(labels)[expected.argmin(1)]).all()
     assert np.abs(got["expected_cost"].to_numpy() - expected.min(1)).max() < 1e-9
     assert np.abs(got["proba"].to_numpy() - p[np.arange(len(p)), expected.argmin(1)]).max() < 1e-9
+    # classify --costs writes the same labels into the user's own table
+    with duckdb.connect(str(text_db)) as con:
+        con.execute(
+            "CREATE OR REPLACE TABLE mine AS SELECT DISTINCT doc_id AS id FROM held_out_tokens"
+        )
+    sqlnb(
+        "classify",
+        text_db,
+        "--model",
+        "m",
+        "--update",
+        "mine",
+        "--tokens",
+        "held_out_tokens",
+        "--into",
+        "label",
+        "--proba-into",
+        "p",
+        "--costs",
+        "costs",
+    )
+    mine = frame(text_db, "SELECT id, label, p FROM mine ORDER BY id")
+    assert (mine["label"].to_numpy() == got["label"].to_numpy()).all()
+    assert np.abs(mine["p"].to_numpy() - got["proba"].to_numpy()).max() < 1e-12
     for table, message in [
         ("partial", "has no cost of predicting"),
         ("negative", "not a finite number >= 0"),

@@ -39,7 +39,7 @@ from sqlnb.engine import dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Pruning
 from sqlnb.inputs import Docs, Labels, Source, Tokens
-from sqlnb.model import load
+from sqlnb.model import Model, load
 
 
 @command(sql="Print the SQL script that `sqlnb train` would run.")
@@ -156,11 +156,7 @@ def predict(
     new table (doc_id, label, proba), a file, or printed."""
     with opened(db) as database:
         m = load(database, model_name)
-        new = None if priors is None else m.new_priors(priors, data)
-        if priors == "estimate" and new is not None:  # on stderr: stdout may be the rows
-            shown = ", ".join(f"{k}={v:.6g}" for k, v in new.items())
-            sys.stderr.write(f"estimated priors: {shown}\n")
-        decided = m.decision_options(priors=new, costs=costs, calibrate=not uncalibrated)
+        decided = _decided(m, data, uncalibrated, priors, costs)
         if dialect is not None:
             if output is None or output == "-":
                 fail("give --output TABLE: the script writes the predictions into a table")
@@ -190,6 +186,18 @@ def predict(
                 fail(f"{output!r} exists: give --replace to overwrite it")
             n = database.write_file(ordered, Path(str(output)))
     echo(f"wrote {n} rows to {output}")
+
+
+def _decided(
+    m: Model, data: Source, uncalibrated: bool, priors: str | None, costs: str | None
+) -> dict[str, Any]:
+    """The prediction options of --uncalibrated, --priors and --costs; estimated priors are
+    printed on stderr (stdout may be the rows)."""
+    new = None if priors is None else m.new_priors(priors, data)
+    if priors == "estimate" and new is not None:
+        shown = ", ".join(f"{k}={v:.6g}" for k, v in new.items())
+        sys.stderr.write(f"estimated priors: {shown}\n")
+    return m.decision_options(priors=new, costs=costs, calibrate=not uncalibrated)
 
 
 @command(
@@ -279,6 +287,9 @@ def classify(
     proba_into: Annotated[
         str | None, typer.Option(help="Column to write the label's probability into.")
     ] = None,
+    uncalibrated: UncalibratedOpt = False,
+    priors: PriorsOpt = None,
+    costs: CostsOpt = None,
 ) -> None:
     """Write predicted labels (and probabilities) into columns of your own table, in one
     transaction; every other column and row stays as it was."""
@@ -292,7 +303,8 @@ def classify(
             if text_column is not None
             else Tokens(tokens or "tokens", doc_column, word_column, count_column)
         )
-        n = m.classify(update, id_name, source, into, proba_into)
+        decided = _decided(m, source, uncalibrated, priors, costs)
+        n = m.classify(update, id_name, source, into, proba_into, **decided)
     echo(f"classified {n} rows of {update} into {into}")
 
 
