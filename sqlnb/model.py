@@ -29,6 +29,7 @@ from sqlnb.calibration import Calibration
 from sqlnb.catalog import Entry
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
+from sqlnb.features import Selection
 from sqlnb.hyper import Pruning
 from sqlnb.inputs import Labels, Source, type_family
 from sqlnb.kinds.base import Ranked, Section
@@ -346,13 +347,15 @@ def train(
     kind: str | None = None,
     tokenizer: Tokenizer | None = None,
     pruning: Pruning | None = None,
+    select: str | None = None,
     **hyperparameters: Any,
 ) -> Model:
     """Train (or retrain, atomically) a model in the database and return it.
 
     ``data`` is a tokens table (name or :class:`Tokens`; ``labels`` then defaults to
     ``"labels"``), a :class:`Docs` table of raw text, or a :class:`Table` (whose label column
-    gives the labels). ``hyperparameters`` are the kind's (``alpha=0.5``, ``fit_prior=False``,
+    gives the labels). ``select="chi2:100"`` (or ``"mutual-info:100"``) keeps the 100 best
+    words. ``hyperparameters`` are the kind's (``alpha=0.5``, ``fit_prior=False``,
     ...: the README's table, :mod:`sqlnb.kinds.params`); those not given take the kind's
     defaults; ones the kind does not declare are refused.
     """
@@ -366,6 +369,7 @@ def train(
         hyper=hyperparameters,
         tokenizer=tokenizer,
         pruning=pruning,
+        select=None if select is None else Selection.parse(select),
     )
     return Model.of(database, plan.apply())
 

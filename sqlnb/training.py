@@ -17,6 +17,7 @@ from sqlnb import catalog, macros, templates
 from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, Entry
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
+from sqlnb.features import Selection
 from sqlnb.hyper import Pruning, check_class_prior, class_weighted, prior_bindings
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
 from sqlnb.kinds import KINDS, Kind, kind_for
@@ -150,12 +151,14 @@ def train(
     hyper: dict[str, Any] | None = None,
     tokenizer: Tokenizer | None = None,
     pruning: Pruning | None = None,
+    select: Selection | None = None,
     check: bool = True,
     dialect: str | None = None,
 ) -> Training:
     """Training ``model`` from scratch (replacing a model of that name). Training from a
     :class:`Docs` table tokenizes with ``tokenizer`` (stored with the model) and prunes the
-    vocabulary with ``pruning``. Without ``check`` the inputs are taken as checked. With
+    vocabulary with ``pruning``; ``select`` keeps the best words of the labeled documents
+    (after pruning). Without ``check`` the inputs are taken as checked. With
     ``dialect`` the statements are a script for that engine (every table created, text
     tokenized in its SQL), to print rather than apply."""
     source = as_source(data)
@@ -168,6 +171,14 @@ def train(
         if pruning is not None:
             params["pruning"] = pruning.as_dict()
     batch = _read(db, source, labels, the_kind, params, pruning, check=check, dialect=dialect)
+    if select is not None:
+        if not isinstance(source, (Tokens, Docs)):
+            raise SqlnbError("--select keeps words: it is for text (--tokens or --docs)")
+        batch.inputs = {
+            k: select.apply(db, q, batch.labels_query, batch.label_values)
+            for k, q in batch.inputs.items()
+        }
+        params["select"] = str(select)
     check_class_prior(params["class_prior"], batch.label_values)
     weighted = class_weighted(batch.labels_query, params["class_weight"], batch.label_values)
     labeled = Labeled.of(weighted)
@@ -205,6 +216,11 @@ def append(
         )
     the_kind.check_append(model, params)
     batch = _read(db, source, labels, the_kind, params, dialect=dialect)
+    if params.get("select"):  # the model's words, as selected at training
+        batch.inputs = {
+            k: templates.select("features/known.sql", tokens=q, model=model)
+            for k, q in batch.inputs.items()
+        }
     if type_family(batch.label_type) != type_family(current.label_type):
         raise SqlnbError(
             f"the new labels are {batch.label_type}, but model {model!r} was "

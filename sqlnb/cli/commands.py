@@ -37,6 +37,7 @@ from sqlnb.cli.options import (
 from sqlnb.cli.registry import command, print_script
 from sqlnb.engine import dialects
 from sqlnb.errors import SqlnbError
+from sqlnb.features import Selection
 from sqlnb.hyper import Pruning
 from sqlnb.inputs import Docs, Labels, Source, Tokens
 from sqlnb.model import Model, load
@@ -52,6 +53,10 @@ def train(
     hyper: dict[str, Any] = uses(HYPER),
     tokenizer: TokenizerOptions = uses(TOKENIZER),
     pruning: Pruning | None = uses(PRUNING),
+    select: Annotated[
+        str | None,
+        typer.Option(help="Keep the N best words: chi2:N or mutual-info:N (text)."),
+    ] = None,
     append: Annotated[
         bool, typer.Option("--append", help="Add this data's counts to the existing model.")
     ] = False,
@@ -63,7 +68,7 @@ def train(
         the_tokenizer = tokenizer.resolve(database)
         if append:
             given = list(hyper)
-            if given or the_tokenizer is not None or pruning is not None:
+            if given or the_tokenizer is not None or pruning is not None or select is not None:
                 option = "--" + given[0].replace("_", "-") if given else "a tokenizer option"
                 raise SqlnbError(
                     f"with --append the model's own settings apply: {option} is not "
@@ -73,6 +78,7 @@ def train(
             if kind is not None and kind != plan.kind.name:
                 raise SqlnbError(f"model {model_name!r} is {plan.kind.name}, not {kind}")
         else:
+            chosen = None if select is None else Selection.parse(select)
             settings: dict[str, Any] = {"kind": kind, "hyper": hyper, "tokenizer": the_tokenizer}
             plan = training.train(
                 database,
@@ -80,6 +86,7 @@ def train(
                 labels,
                 model=model_name,
                 pruning=pruning,
+                select=chosen,
                 dialect=dialect,
                 **settings,
             )

@@ -14,7 +14,17 @@ import typer
 
 from sqlnb import catalog
 from sqlnb.cli.console import display, echo, fail, opened, table
-from sqlnb.cli.options import LABELED, SOURCE, TRUTH, DbArg, ModelOpt, ReplaceOpt, uses
+from sqlnb.cli.options import (
+    LABELED,
+    SOURCE,
+    TOKENIZER,
+    TRUTH,
+    DbArg,
+    ModelOpt,
+    ReplaceOpt,
+    TokenizerOptions,
+    uses,
+)
 from sqlnb.cli.registry import command
 from sqlnb.inputs import Labels, Source
 from sqlnb.kinds.base import Frequencies, Normal, Ranked, Section
@@ -311,3 +321,39 @@ def report(
         f"{numbers['accuracy']:.4f}, macro-F1 {numbers['macro_f1']:.4f}, log-loss "
         f"{numbers['log_loss']:.4f}, Brier {numbers['brier']:.4f}"
     )
+
+
+@command()
+def features(
+    db: DbArg,
+    score: Annotated[str, typer.Option(help="chi2 (default, with p-values) or mutual-info.")] = (
+        "chi2"
+    ),
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Table to create (every word).")
+    ] = None,
+    top: Annotated[int, typer.Option(help="Best words to print without --output.")] = 20,
+    data: Source = uses(LABELED),
+    labels: Labels = uses(TRUTH),
+    tokenizer: TokenizerOptions = uses(TOKENIZER),
+    replace: ReplaceOpt = False,
+) -> None:
+    """Score every word of labeled text by chi-squared (scikit-learn's chi2, with p-values) or
+    by mutual information with the class: a table, or the best words printed."""
+    from sqlnb import features as scoring
+
+    if top < 1:
+        fail("--top must be at least 1")
+    with opened(db) as database:
+        query, classes = scoring.word_scores(
+            database, data, labels, score=score, tokenizer=tokenizer.resolve(database)
+        )
+        rows = scoring.ranked(database, query, score, len(classes))
+        if output is not None:
+            n = scoring.write(database, rows, output, replace=replace)
+            echo(f"wrote {n} rows to {output}")
+            return
+    shown = table("word", score, *(["p-value"] if score == "chi2" else []))
+    for row in rows[:top]:
+        shown.add_row(str(row[0]), *(f"{v:.6g}" for v in row[1:]))
+    display(shown)

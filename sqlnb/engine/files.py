@@ -86,3 +86,23 @@ def temporary_table(table: exp.Table, types: dict[str, str]) -> exp.Create:
 
 def _literal(path: Path) -> str:
     return exp.Literal.string(str(path)).sql("duckdb")
+
+
+def write_rows(
+    db: Database,
+    output: str,
+    types: dict[str, str],
+    rows: list[tuple[object, ...]],
+    *,
+    replace: bool = False,
+) -> int:
+    """Table ``output`` (columns and DuckDB types: ``types``) of rows computed in Python,
+    through a Parquet file that the engine reads by its bulk path. Returns its rows."""
+    with scratch.folder() as folder:
+        path = Path(folder) / "rows.parquet"
+        with duckdb.connect() as local:
+            local.execute(f"CREATE TABLE r ({', '.join(f'{n} {t}' for n, t in types.items())})")
+            local.executemany(f"INSERT INTO r VALUES ({', '.join('?' for _ in types)})", rows)
+            local.execute(f"COPY r TO '{path}' (FORMAT parquet)")
+        with db.parquet(path, "sqlnb_rows") as (table, _):
+            return db.write_table(output, exp.select(*types).from_(table), replace=replace)
