@@ -141,6 +141,27 @@ def parameters(
     return statements
 
 
+def writing(
+    db: Database,
+    model: str,
+    the_kind: Kind,
+    params: dict[str, Any],
+    inputs: dict[str, exp.Query],
+    labeled: Labeled,
+    labels: tuple[str, int],
+    *,
+    script: bool = False,
+) -> list[exp.Expr]:
+    """The statements that write model ``model`` anew from checked ``inputs`` and ``labeled``
+    documents whose labels are of type and number ``labels``."""
+    return [
+        *catalog.replacing(db, model, the_kind, script=script),
+        templates.render("train/classes.sql", model=model, labeled=labeled.rows),
+        *the_kind.count(model, inputs, labeled, params),
+        *parameters(model, the_kind, params, *labels),
+    ]
+
+
 def train(
     db: Database,
     data: str | Source = "tokens",
@@ -181,13 +202,16 @@ def train(
         params["select"] = str(select)
     check_class_prior(params["class_prior"], batch.label_values)
     weighted = class_weighted(batch.labels_query, params["class_weight"], batch.label_values)
-    labeled = Labeled.of(weighted)
-    statements = [
-        *catalog.replacing(db, model, the_kind, script=dialect is not None),
-        templates.render("train/classes.sql", model=model, labeled=labeled.rows),
-        *the_kind.count(model, batch.inputs, labeled, params),
-        *parameters(model, the_kind, params, batch.label_type, len(batch.label_values)),
-    ]
+    statements = writing(
+        db,
+        model,
+        the_kind,
+        params,
+        batch.inputs,
+        Labeled.of(weighted),
+        (batch.label_type, len(batch.label_values)),
+        script=dialect is not None,
+    )
     dropped = catalog.calibration(db, model)  # replacing the model deletes it
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
                     _named(source), dropped)  # fmt: skip

@@ -151,6 +151,8 @@ class Kind:
     # How a word's contribution to a misclassification reads (HTML), for the report; None
     # where the kind has no word contributions.
     word_note: ClassVar[str | None] = None
+    # Why semi-supervised EM (sqlnb.semisupervised) refuses the kind; "" where it takes it.
+    em_refusal: ClassVar[str] = "semi-supervised EM is for the text kinds multinomial and bernoulli"
 
     @property
     def counts(self) -> tuple[str, ...]:
@@ -243,6 +245,11 @@ class Kind:
         """Per (class_id, word) the score of a word's presence (for the linear form and the
         contributions), or None where a model has no per-word scores."""
         return None
+
+    def log_prior(self, model: str, params: Params) -> exp.Expr:
+        """The log density of a trained model's parameters under its priors, up to a constant
+        (a one-row query, column log_prior): EM's log-likelihood adds it."""
+        raise NotImplementedError
 
     def describe(self, db: Database, model: str, top: int) -> list[Section]:
         """What ``show``, the report and the API say about a trained model beyond its classes

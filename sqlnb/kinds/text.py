@@ -70,6 +70,8 @@ class TextKind(Kind):
         "Each word adds count × (log θ<sub>predicted</sub> − log θ<sub>true</sub>) to "
         "log P(predicted) − log P(true); the prior adds the rest."
     )
+    em_refusal: ClassVar[str] = ""
+    prior_density = "multinomial/log_prior.sql"  # the log density of its parameters
 
     def inputs(
         self, db: Database, source: Any, params: Params, *, dialect: str | None = None
@@ -196,6 +198,18 @@ class TextKind(Kind):
             "explain/words.sql", tokens=tokens, scores=self.scores(model), binary=self.binary
         )
 
+    def log_prior(self, model: str, params: Params) -> exp.Expr:
+        return templates.render(
+            self.prior_density,
+            model=model,
+            prior_alpha=templates.number(  # the Dirichlet prior of learned class priors
+                params.get("prior_alpha") or 0.0
+                if params.get("fit_prior", True) and params.get("class_prior") is None
+                else 0.0
+            ),
+            **self.smoothing(params),
+        )
+
     def describe(self, db: Database, model: str, top: int) -> list[Section]:
         words = db.fetch_dicts(templates.render("show/top_words.sql", model=model, top=top))
         return [Ranked("words", "most indicative words", words)]
@@ -226,6 +240,11 @@ class Complement(Multinomial):
     def smoothing(self, params: Params) -> dict[str, exp.Expr]:
         return {**super().smoothing(params), "norm": exp.convert(bool(params["norm"]))}
 
+    em_refusal: ClassVar[str] = (
+        "complement Naive Bayes models no class's documents (its weights come from the other "
+        "classes): EM's E-step needs P(document | class); use multinomial"
+    )
+
     def derive_base(self, model: str) -> exp.Expr:
         return templates.render("complement/base.sql", model=model)
 
@@ -240,6 +259,7 @@ class Bernoulli(TextKind):
     score = "weights/presence.sql"
     weights: ClassVar[dict[str, str]] = {"w": "bernoulli/weight.sql", "a": "bernoulli/absent.sql"}
     tables = (*TextKind.tables, LOG_ABSENT)
+    prior_density = "bernoulli/log_prior.sql"
     hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, BETA, *PRIORS, CLASS_WEIGHT)
     word_note: ClassVar[str | None] = (
         "Bernoulli: a present word adds (log θ − log(1 − θ)) of the predicted class minus that "
