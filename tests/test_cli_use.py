@@ -203,8 +203,15 @@ def test_the_readmes_python_example_runs(tmp_path: Path, monkeypatch: pytest.Mon
             ("tokens", "train_tokens"),
             ("labels", "train_labels"),
             ("new_tokens", "test_tokens"),
+            ("held_tokens", "test_tokens"),
+            ("held_labels", "test_labels"),
         ]:
             con.execute(f"CREATE TABLE {name} AS SELECT * FROM {source}")
+        con.execute(
+            "CREATE TABLE costs AS SELECT a.label AS actual, p.label AS predicted, "
+            "CASE WHEN a.label = p.label THEN 0 ELSE 1 END AS cost "
+            "FROM (SELECT DISTINCT label FROM labels) AS a, (SELECT DISTINCT label FROM labels) AS p"
+        )
         con.execute("CREATE TABLE t AS SELECT doc_id AS id, word AS term, count AS n FROM tokens")
         con.execute("CREATE TABLE l AS SELECT doc_id AS id, label AS category FROM labels")
     exec(compile(code, "README.md", "exec"), {})  # the README's own example
