@@ -210,7 +210,8 @@ def test_the_readmes_python_example_runs(tmp_path: Path, monkeypatch: pytest.Mon
         con.execute(
             "CREATE TABLE costs AS SELECT a.label AS actual, p.label AS predicted, "
             "CASE WHEN a.label = p.label THEN 0 ELSE 1 END AS cost "
-            "FROM (SELECT DISTINCT label FROM labels) AS a, (SELECT DISTINCT label FROM labels) AS p"
+            "FROM (SELECT DISTINCT label FROM labels) AS a, "
+            "(SELECT DISTINCT label FROM labels) AS p"
         )
         con.execute("CREATE TABLE t AS SELECT doc_id AS id, word AS term, count AS n FROM tokens")
         con.execute("CREATE TABLE l AS SELECT doc_id AS id, label AS category FROM labels")

@@ -142,8 +142,8 @@ def _em(
         other = Docs(unlabeled_docs or unlabeled or "", data.id, data.text)
     else:
         other = Tokens(unlabeled or unlabeled_docs or "")
-    em = semisupervised.EM(other, *settings)
     with opened(db, create=True) as database:
+        em = semisupervised.EM(other, *settings)
         done = semisupervised.train(
             database,
             data,

@@ -115,6 +115,8 @@ def brief(params: dict[str, Any]) -> str:
         words = tokenizer["stop_words"]
         named = "english" if tuple(words) == ENGLISH else f"{len(words)} words"
         params = {**params, "tokenizer": {**tokenizer, "stop_words": named}}
+    if isinstance(params.get("em"), dict):  # its iterations: show prints them as a table
+        params = {**params, "em": {k: v for k, v in params["em"].items() if k != "history"}}
     return json.dumps(params)
 
 
@@ -184,11 +186,23 @@ def show(
         prior = "0" if lp is None else f"{math.exp(lp):.4f}"
         priors.add_row(c["label"], f"{c['n_docs']:g}", prior, "-inf" if lp is None else f"{lp:.4f}")
     display(priors)
+    em = m.params.get("em")
+    if isinstance(em, dict) and em.get("history"):
+        steps = table("EM iteration", "log-likelihood", *(f"share {k}" for k in classes_of(em)))
+        for step in em["history"]:
+            shares = [f"{v:.4f}" for v in step["shares"].values()]
+            steps.add_row(str(step["iteration"]), f"{step['log_likelihood']:.6f}", *shares)
+        display(steps)
     if calibration:
         echo(calibrated(calibration))
     for section in sections:
         if section.rows:
             display(DRAW[type(section)](section, top))
+
+
+def classes_of(em: dict[str, Any]) -> list[str]:
+    """The classes of an EM model's history, in its order."""
+    return list(em["history"][0]["shares"]) if em.get("history") else []
 
 
 def calibrated(rows: list[dict[str, Any]]) -> str:
