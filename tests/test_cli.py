@@ -35,6 +35,8 @@ COMMANDS = [
     "export",
     "import",
     "tune",
+    "calibrate",
+    "features",
     "sql train",
     "sql predict",
     "sql evaluate",
