@@ -37,6 +37,7 @@ METHODS = ("temperature", "sigmoid", "isotonic", "none")
 SCORES = "sqlnb_calibrating"
 WHOLE = (-1.0, 2.0)  # (lo, hi) of a row that covers every probability
 MAX_STEPS = 200
+MAX_BETA = 1e9  # the largest inverse temperature (documents that T -> 0 would separate)
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,8 @@ def _temperature(db: Database, scores: exp.Table) -> float:
         delta = grad / hess
         while True:
             candidate = beta - delta
+            if candidate > MAX_BETA:  # the documents are separated: T tends to 0
+                return MAX_BETA
             if candidate > 0:
                 trial = _temperature_step(db, scores, candidate)
                 if float(trial["loss"]) <= float(step["loss"]) + 1e-12 * abs(float(step["loss"])):

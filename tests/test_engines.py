@@ -289,3 +289,53 @@ def test_text_pipeline_on_every_engine(engine, reference):
         results.append(sorted(rows))
     assert [r[:2] for r in results[0]] == [r[:2] for r in results[1]]
     assert all(abs(a[2] - b[2]) <= 1e-9 for a, b in zip(*results))
+
+
+@pytest.mark.parametrize("method", ["temperature", "sigmoid", "isotonic"])
+def test_calibration_and_decisions_on_every_engine(engine, reference, method):
+    """calibrate fits the same calibration on every engine, whose predictions with it, with
+    costs and with estimated priors agree with DuckDB's; evaluate's ECE and Brier too."""
+    frames = text_frames(17, "text")
+    frames["costs"] = pd.DataFrame(
+        [
+            (a, p, 0.0 if a == p else 1.0 + 3 * (a == "class 02"))
+            for a in ("class 00", "class 01", "class 02")
+            for p in ("class 00", "class 01", "class 02")
+        ],
+        columns=["actual", "predicted", "cost"],
+    )
+    for e in (engine, reference):
+        for name, frame in frames.items():
+            e.load(name, frame)
+    results = []
+    for e in (engine, reference):
+        model = sqlnb.train(e.db, "train_tokens", "train_labels", alpha=0.5)
+        model.calibrate("train_tokens", "train_labels", method=method)
+        model = sqlnb.load(e.db, "default")
+        stored = e.db.fetch(
+            exp.select("class_id", "lo", "a", "b")
+            .from_("sqlnb_calibration")
+            .order_by("class_id", "lo")
+        )
+        options = model.decision_options(costs="costs")
+        costed = e.db.fetch(model.prediction_query("test_tokens", **options))
+        priors = model.new_priors("estimate", "test_tokens")
+        shifted = e.db.fetch(
+            model.prediction_query(
+                "test_tokens", proba=True, **model.decision_options(priors=priors)
+            )
+        )
+        measures = model.evaluate("train_tokens", "train_labels")
+        results.append((stored, costed, priors, shifted, measures))
+    (stored, costed, priors, shifted, measures), expected = results
+    for got, want, numeric in (
+        (stored, expected[0], {1, 2, 3}),
+        (costed, expected[1], {2, 3}),
+        (shifted, expected[3], {2, 3}),
+    ):
+        a = sorted((tuple(canonical(v) for v in r) for r in got), key=repr)
+        b = sorted((tuple(canonical(v) for v in r) for r in want), key=repr)
+        assert_close_rows(a, b, numeric)
+    assert priors == pytest.approx(expected[2], abs=1e-9)
+    for key in ("log_loss", "brier", "ece", "accuracy"):
+        assert measures[key] == pytest.approx(expected[4][key], abs=1e-9)

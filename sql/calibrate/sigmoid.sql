@@ -2,14 +2,15 @@
 -- being fitted ($kept), p = 1 / (1 + exp(z)), z = $a p_class + $b ($a, $b: the class's current
 -- values), against the target t ($target: (n+ + 1)/(n+ + 2) for the class's documents,
 -- 1/(n- + 2) for the others, as scikit-learn's _sigmoid_calibration). loss = sum softplus(z) - (1 - t) z; its
--- gradient in (a, b) is sum (t - p)(F, 1) and its Hessian sum p (1 - p)(F, 1)(F, 1)'.
+-- gradient in (a, b) is sum (t - p)(F, 1) and its Hessian sum p (1 - p)(F, 1)(F, 1)' (F^2 of a
+-- tiny F is 0: PostgreSQL reports a product that underflows as an error).
 SELECT
   x.class_id AS class_id,
   SUM(CASE WHEN x.z > 30 THEN x.z + LN(1 + EXP(-x.z)) ELSE LN(1 + EXP(x.z)) END - (1 - x.t) * x.z)
     AS loss,
   SUM((x.t - x.p) * x.f) AS grad_a,
   SUM(x.t - x.p) AS grad_b,
-  SUM(x.p * (1 - x.p) * x.f * x.f) AS h_aa,
+  SUM(x.p * (1 - x.p) * CASE WHEN x.f < 1E-150 THEN 0 ELSE x.f * x.f END) AS h_aa,
   SUM(x.p * (1 - x.p) * x.f) AS h_ab,
   SUM(x.p * (1 - x.p)) AS h_bb
 FROM (

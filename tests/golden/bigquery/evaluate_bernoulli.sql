@@ -149,7 +149,7 @@ FROM (
     MAX(CASE WHEN p.rn = 1 THEN c.label END) AS predicted,
     MAX(CASE WHEN c.label = CAST(y.label AS STRING) THEN p.proba END) AS p_true,
     MAX(CASE WHEN p.rn = 1 THEN p.proba END) AS confidence,
-    SUM(p.proba * p.proba) AS p_squares
+    SUM(CASE WHEN p.proba < 1E-150 THEN 0 ELSE p.proba * p.proba END) AS p_squares
   FROM sqlnb_truth AS y
   JOIN sqlnb_posterior AS p
     ON p.doc_id = y.doc_id
