@@ -291,10 +291,17 @@ def test_text_pipeline_on_every_engine(engine, reference):
     assert all(abs(a[2] - b[2]) <= 1e-9 for a, b in zip(*results))
 
 
-@pytest.mark.parametrize("method", ["temperature", "sigmoid", "isotonic"])
-def test_calibration_and_decisions_on_every_engine(engine, reference, method):
+def test_calibration_and_decisions_on_every_engine(engine, reference):
     """calibrate fits the same calibration on every engine, whose predictions with it, with
-    costs and with estimated priors agree with DuckDB's; evaluate's ECE and Brier too."""
+    costs and with estimated priors agree with DuckDB's; evaluate's ECE and Brier too. (On
+    Spark, whose every query costs about a second, isotonic only: the fits' SQL is the same on
+    every engine.)"""
+    methods = ["isotonic"] if engine.name == "spark" else ["temperature", "sigmoid", "isotonic"]
+    for first, method in enumerate(methods):
+        _calibration_agrees(engine, reference, method, load=first == 0)
+
+
+def _calibration_agrees(engine, reference, method: str, *, load: bool) -> None:
     frames = text_frames(17, "text")
     frames["costs"] = pd.DataFrame(
         [
@@ -304,7 +311,7 @@ def test_calibration_and_decisions_on_every_engine(engine, reference, method):
         ],
         columns=["actual", "predicted", "cost"],
     )
-    for e in (engine, reference):
+    for e in (engine, reference) if load else ():
         for name, frame in frames.items():
             e.load(name, frame)
     results = []

@@ -401,10 +401,13 @@ def test_functions_use_the_calibration(every_engine):
     test = docs(30)
     test["text"] = [*test["text"][:28], *UNSEEN[:2]]
     engine.load("test", test)
+    every = ("temperature", "sigmoid", "isotonic")
     for name, data, calibration in (("m", "train", "cal"), ("m2", "binary", "cal2")):
         model = sqlnb.train(engine.db, sqlnb.Docs(data), model=name, alpha=0.3)
         raw = predictions(model, "test")
-        for method in ("temperature", "sigmoid", "isotonic"):
+        # Spark (a second or more a query): one method per model, both forms of the SQL
+        spark = ("temperature",) if name == "m" else ("isotonic",)
+        for method in spark if engine.name == "spark" else every:
             model.calibrate(sqlnb.Docs(calibration), method=method)
             expected = predictions(sqlnb.load(engine.db, name), "test")
             got = function_rows(
