@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -268,6 +269,10 @@ def stop_word_list(db: Database, spec: str | None) -> tuple[str, ...]:
         return ()
     if spec == "english":
         return stop_words.ENGLISH
+    if not db.exists(source_node(spec)) and difflib.get_close_matches(spec, ["english"]):
+        raise SqlnbError(
+            f"--stop-words {spec!r} is neither 'english' nor a table: did you mean 'english'?"
+        )
     columns = db.columns(source_node(spec))
     if "word" not in columns:
         raise SqlnbError(f"stop words table {spec!r} has no column 'word'")

@@ -104,8 +104,9 @@ def test_models_and_show_are_brief_and_show_has_json(db: str, tmp_path: Path):
     assert code == 0 and '"stop_words": "english"' in out and '"afterwards"' not in out
     code, out, _ = run("show", db, "--model", "cats", "--top", "2")
     assert code == 0
-    # 5 features x 3 classes x the 2 most probable values, not every value
-    assert len(re.findall(r"^│ f\d", out, re.M)) == 5 * 3 * 2
+    # one line per feature and class (5 x 3), each with its 2 most probable values
+    lines = re.findall(r"^│ (f\d) +│ (c\d) +│ (.+?) +│$", out, re.M)
+    assert len(lines) == 5 * 3 and all(len(v.split(", ")) == 2 for _, _, v in lines)
     code, out, _ = run("show", db, "--model", "cats", "--top", "2", "--json")
     shown = json.loads(out)
     assert shown["model"] == "cats" and len(shown["categories"]) == 30

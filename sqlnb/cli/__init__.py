@@ -3,7 +3,8 @@
 Results go to stdout. An error is one line on stderr: exit code 1 for an error in the data or
 the database (which is left as it was: every change runs in one transaction), 2 for a command
 line Click cannot parse (an unknown option, a missing value), 130 for Ctrl-C before anything was
-committed (once a command has committed, Ctrl-C no longer stops it: it finishes, exit code 0).
+committed (once a command has committed, Ctrl-C no longer stops it: it finishes, exit code 0),
+141 (nothing on stderr) when a reader closes stdout early (``| head``).
 ``commands`` holds the commands that write, ``show`` those that read; both register on
 :data:`app` (``sqlnb.cli.registry``), which is imported when first used.
 """
@@ -29,19 +30,29 @@ def main(args: list[str] | None = None) -> None:
         sys.stderr.write("Interrupted: the database is as it was.\n")  # console.INTERRUPTED
         code = 130
     except Exception as error:
-        message = getattr(error, "format_message", None)
-        if message is None:  # not one of Click's errors (vendored by Typer)
-            raise
-        ctx = getattr(error, "ctx", None)
-        if type(error).__name__ == "NoArgsIsHelpError" and ctx is not None:
-            sys.stdout.write(ctx.get_help() + "\n")
-            raise SystemExit(0) from None
-        where = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
-        sys.stderr.write(f"Error: {message()}{where}\n")
-        raise SystemExit(getattr(error, "exit_code", 2)) from None
+        if type(error).__name__ != "ClosedOutput":  # sqlnb.cli.options.ClosedOutput
+            return _failed(error)
+        # stdout closed early (| head): quietly, 141, as other tools
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _exit(141)
     if code == 130:  # interrupted: everything is closed and rolled back by now
         _exit(130)
     raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _failed(error: Exception) -> None:
+    """One of Click's errors (vendored by Typer) as one line and its exit code; any other
+    error is raised."""
+    message = getattr(error, "format_message", None)
+    if message is None:
+        raise error
+    ctx = getattr(error, "ctx", None)
+    if type(error).__name__ == "NoArgsIsHelpError" and ctx is not None:
+        sys.stdout.write(ctx.get_help() + "\n")
+        raise SystemExit(0) from None
+    where = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
+    sys.stderr.write(f"Error: {message()}{where}\n")
+    raise SystemExit(getattr(error, "exit_code", 2)) from None
 
 
 def _exit(code: int) -> None:

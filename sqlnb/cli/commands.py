@@ -12,7 +12,7 @@ import typer
 from sqlglot import exp
 
 from sqlnb import files, training, tuning
-from sqlnb.cli.console import FILE_SUFFIXES, echo, errors, fail, opened, print_rows
+from sqlnb.cli.console import FILE_SUFFIXES, OTHER_FILES, echo, errors, fail, opened, print_rows
 from sqlnb.cli.options import (
     DATA,
     HYPER,
@@ -239,7 +239,10 @@ def predict(
             print_script(dialects.script(statements, dialect))
             return
         printed = output is None or output == "-"
-        to_file = not printed and Path(str(output)).suffix.lower() in FILE_SUFFIXES
+        suffix = Path(str(output)).suffix.lower()
+        if not printed and suffix in OTHER_FILES:
+            fail(f"{output!r}: a file must end in .parquet, .csv or .json")
+        to_file = not printed and suffix in FILE_SUFFIXES
         if not printed and not to_file:
             n = m.predict_to(
                 data, str(output), proba=proba, replace=replace, unseen=unseen, **decided
@@ -394,6 +397,8 @@ def tokenize(
     replace: ReplaceOpt = False,
 ) -> None:
     """Write a tokens table (doc_id, word, count) from a table of raw text, in SQL."""
+    if output == "-":
+        fail("tokenize writes a table: give --output TABLE")
     from sqlnb.tokenizer import Tokenizer
 
     with opened(db) as database:

@@ -50,6 +50,8 @@ def display(renderable: Any) -> None:
 
 
 FILE_SUFFIXES = (".parquet", ".csv", ".json")  # an --output that is a file, not a table
+# an --output with one of these suffixes is meant as a file of a format sqlnb does not write
+OTHER_FILES = (".xlsx", ".xls", ".tsv", ".txt", ".jsonl", ".ndjson", ".arrow", ".feather", ".avro")
 
 
 def print_rows(columns: list[str], rows: list[Any], output_format: str | None) -> None:

@@ -63,6 +63,10 @@ CostsOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print only a JSON object.")]
 
 
+class ClosedOutput(Exception):
+    """The reader of stdout closed it early (``sqlnb predict ... | head``)."""
+
+
 def _opt(annotation: Any, *decls: str, help: str) -> Any:
     return Annotated[annotation, typer.Option(*decls, help=help)]
 
@@ -302,7 +306,10 @@ def expand(
         with errors():
             built = {name: group.build(values) for name, group in groups.items()}
         with waiting(values.get("wait", 0.0)):
-            return fn(**{k: v for k, v in values.items() if k in own}, **built)
+            try:
+                return fn(**{k: v for k, v in values.items() if k in own}, **built)
+            except BrokenPipeError:  # not an OSError for Click, which exits 1 on one
+                raise ClosedOutput from None
 
     wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in params}

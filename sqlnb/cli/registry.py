@@ -4,6 +4,7 @@ function (its ``dialect`` parameter exposed, its run-only options left out)."""
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
@@ -58,7 +59,7 @@ def command(
 
     def register(fn: F) -> F:
         runs = expand(fn, skip=("dialect",))
-        app.command(name)(runs)
+        app.command(name, help=reflowed(fn.__doc__))(runs)
         if sql is not None:
             prints = expand(fn, skip=run_only, overrides={"dialect": (DialectOpt, "duckdb")})
 
@@ -74,6 +75,15 @@ def command(
         return fn
 
     return register
+
+
+def reflowed(doc: str | None) -> str | None:
+    """A docstring's paragraphs each on one line: the terminal wraps them, never mid-sentence
+    at the docstring's own line breaks."""
+    if doc is None:
+        return None
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
 
 
 def print_script(text: str) -> None:

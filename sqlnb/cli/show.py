@@ -122,7 +122,8 @@ def brief(params: dict[str, Any]) -> str:
 
 def _source_name(data: Source) -> str:
     table = getattr(data, "table", data)
-    return f"{type(data).__name__.lower()} table {table!r}"
+    kind = type(data).__name__.lower()
+    return f"table {table!r}" if kind == "table" else f"{kind} table {table!r}"
 
 
 def _ranked(section: Ranked, top: int) -> Any:
@@ -143,9 +144,14 @@ def _normal(section: Normal, top: int) -> Any:
 
 
 def _frequencies(section: Frequencies, top: int) -> Any:
-    shown = table("feature", "value", "label", "probability", title=section.title)
-    for r in section.rows:
-        shown.add_row(r["feature"], r["value"], r["label"], f"{r['probability']:.4f}")
+    """One row per (feature, class): its most probable values with their probabilities."""
+    shown = table("feature", "label", f"top {top} values (probability)", title=section.title)
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for r in section.rows:  # most probable first (Frequencies.top)
+        cell = f"{r['value']} {r['probability']:.4f}"
+        grouped.setdefault((str(r["feature"]), str(r["label"])), []).append(cell)
+    for (feature, label), values in grouped.items():
+        shown.add_row(feature, label, ", ".join(values))
     return shown
 
 
