@@ -101,17 +101,9 @@ def fit(
         truth=exp.to_table(pipeline.TRUTH),
         model=entry.name,
     )
-    scores = exp.to_table(SCORES)
-    drop = templates.render("catalog/drop_table.sql", table=scores)
-    create = exp.Create(
-        this=scores.copy(),
-        kind="TABLE",
-        expression=evaluated.select(final),
-        properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
-    )
     db.stage("scoring")
-    db.execute(drop)
-    db.execute(create)
+    scores = db.temporary(SCORES, evaluated.select(final))
+    drop = templates.render("catalog/drop_table.sql", table=scores)
     try:
         db.stage("fitting")
         counts = db.fetch_dicts(templates.render("calibrate/counts.sql", scores=scores))

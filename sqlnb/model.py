@@ -262,19 +262,11 @@ class Model(Entry):
         else:
             if data is None:
                 raise SqlnbError("--priors estimate needs the documents to estimate them on")
-            scored = exp.to_table("sqlnb_scored")
-            drop_it = templates.render("catalog/drop_table.sql", table=scored)
             final = exp.select("doc_id", "class_id", "proba").from_(pipeline.POSTERIOR)
             query = pipeline.Pipeline.build(self.db, self, data).select(final)
-            create = exp.Create(
-                this=scored.copy(),
-                kind="TABLE",
-                expression=query,
-                properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
-            )
             self.db.stage("scoring")
-            self.db.execute(drop_it)
-            self.db.execute(create)
+            scored = self.db.temporary("sqlnb_scored", query)
+            drop_it = templates.render("catalog/drop_table.sql", table=scored)
             try:
                 self.db.stage("estimating priors")
                 new, _ = decisions.estimate(self.db, scored, old)

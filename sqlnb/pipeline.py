@@ -18,7 +18,16 @@ from sqlnb import catalog, templates
 from sqlnb.catalog import Entry
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Labels, Source, Table, Tokens, as_source, labels_for, type_family
+from sqlnb.inputs import (
+    Docs,
+    Labels,
+    Source,
+    Table,
+    Tokens,
+    as_source,
+    labels_for,
+    type_family,
+)
 
 # The names of the intermediate relations of prediction and evaluation queries.
 DOCUMENTS, TRUTH, JLL, RAW_JLL, POSTERIOR, OUTCOMES = (
@@ -165,6 +174,11 @@ class Pipeline:
             ensure_current(db, entry)
         the_kind = entry.kind
         inputs = the_kind.inputs(db, source, entry.params, dialect=dialect)
+        if isinstance(source, Docs) and db.dialect.tokenizes_first and dialect is None:
+            inputs = {  # raw text tokenized once, not wherever the tokens are read
+                name: exp.select("*").from_(db.temporary(f"{name}_tokens", query))
+                for name, query in inputs.items()
+            }
         if check and isinstance(source, Tokens):
             source.check(db, next(iter(inputs.values())))
         elif check and isinstance(source, Table):

@@ -70,17 +70,7 @@ class Trained:
 
 def _table(db: Database, name: str, query: exp.Query) -> exp.Table:
     """A temporary table ``name`` of ``query``'s rows (replacing one of that name)."""
-    table = exp.to_table(name)
-    db.execute(templates.render("catalog/drop_table.sql", table=table))
-    db.execute(
-        exp.Create(
-            this=table.copy(),
-            kind="TABLE",
-            expression=query,
-            properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
-        )
-    )
-    return table
+    return db.temporary(name, query)
 
 
 def train(

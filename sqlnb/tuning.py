@@ -101,16 +101,7 @@ def tune(
 
 def _keep(db: Database, name: str, query: exp.Query) -> None:
     """A temporary table of ``query``'s rows (for the transaction, which is rolled back)."""
-    table = exp.to_table(name)
-    db.execute(templates.render("catalog/drop_table.sql", table=table))
-    db.execute(
-        exp.Create(
-            this=table,
-            kind="TABLE",
-            expression=query,
-            properties=exp.Properties(expressions=[exp.TemporaryProperty()]),
-        )
-    )
+    db.temporary(name, query)
 
 
 def _split(db: Database, fold: int) -> tuple[Labels, Labels]:

@@ -391,6 +391,16 @@ class Database:
             return [create]
         return [templates.render("catalog/drop_table.sql", table=target.copy()), create]
 
+    def temporary(self, name: str, query: exp.Query) -> exp.Table:
+        """A temporary table ``name`` of ``query``'s rows (replacing one of that name)."""
+        table = exp.to_table(name)
+        self.execute(templates.render("catalog/drop_table.sql", table=table))
+        temporary = exp.Properties(expressions=[exp.TemporaryProperty()])
+        self.execute(
+            exp.Create(this=table.copy(), kind="TABLE", expression=query, properties=temporary)
+        )
+        return table
+
     def write_table(
         self,
         output: str,

@@ -111,7 +111,10 @@ def _open_sqlite(path: str, create: bool) -> Opened:
     created = path != ":memory:" and not Path(path).exists()
     if created and not create:
         raise SqlnbError(f"database file {path!r} does not exist")
-    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as error:  # a folder that does not exist, a file it cannot write
+        raise SqlnbError(f"cannot open SQLite file {path!r}: {error}") from None
     return Opened(SQLiteBackend(connection, threaded=True), "sqlite", path, created)
 
 

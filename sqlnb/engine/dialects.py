@@ -88,6 +88,9 @@ class Dialect:
     folds: bool = False
     # True where a query reads a Parquet file by its path (an input named *.parquet).
     reads_parquet: bool = False
+    # True where a prediction from raw text first tokenizes it into a temporary table: SQLite
+    # runs its Python tokenizer again wherever the tokens relation is read.
+    tokenizes_first: bool = False
 
 
 class SqlnbClickHouse(ClickHouse):
@@ -137,6 +140,7 @@ DIALECTS: dict[str, Dialect] = {
             snapshot="BEGIN",
             typed_columns=False,
             python_functions=True,
+            tokenizes_first=True,
         ),
         # (Each transaction first sets a safe search_path and takes a lock per schema:
         # PostgresBackend.opening.)
