@@ -167,13 +167,23 @@ def test_printed_clickhouse_scripts_run_in_chdb_as_printed(databases):
     sqlnb("train", duck, "--model", "scripted")
     train = sqlnb("sql", "train", duck, "--model", "scripted", "--dialect", "clickhouse")
     predict = sqlnb(
-        "sql", "predict", duck, "--model", "scripted", "--tokens", "test_tokens",
-        "--output", "scripted_out", "--dialect", "clickhouse",
-    )  # fmt: skip
+        "sql",
+        "predict",
+        duck,
+        "--model",
+        "scripted",
+        "--tokens",
+        "test_tokens",
+        "--output",
+        "scripted_out",
+        "--dialect",
+        "clickhouse",
+    )
     statements = [s for s in (train + predict).split(";\n") if s.strip()]
     got = chdb(folder, *statements, "SELECT doc_id, label, proba FROM scripted_out")
-    want = rows(sqlnb("predict", duck, "--model", "scripted", "--tokens", "test_tokens",
-                      "--format", "json"))  # fmt: skip
+    want = rows(
+        sqlnb("predict", duck, "--model", "scripted", "--tokens", "test_tokens", "--format", "json")
+    )
     assert {d: lab for d, lab, _ in got} == {d: v[0] for d, v in want.items()}
     assert all(math.isclose(p, want[d][1], rel_tol=1e-9) for d, _, p in got)
 
@@ -183,9 +193,19 @@ def test_classify_a_table_in_place_in_chdb(databases):
     for db in (duck, ch):
         sqlnb("train", db, "--model", "inplace", "--docs", "docs")
         sqlnb(
-            "classify", db, "--model", "inplace", "--update", "docs", "--id-column", "doc_id",
-            "--text-column", "text", "--into", "predicted",
-        )  # fmt: skip
+            "classify",
+            db,
+            "--model",
+            "inplace",
+            "--update",
+            "docs",
+            "--id-column",
+            "doc_id",
+            "--text-column",
+            "text",
+            "--into",
+            "predicted",
+        )
     got = chdb(folder, "SELECT doc_id, predicted, text, label FROM docs ORDER BY doc_id")
     with duckdb.connect(duck, read_only=True) as con:
         want = con.execute("SELECT doc_id, predicted, text, label FROM docs ORDER BY doc_id")
@@ -201,8 +221,13 @@ def test_printed_scripts_from_raw_text_tokenize_for_clickhouse(databases):
     train = sqlnb("sql", "train", duck, *options)
     evaluate = sqlnb("sql", "evaluate", duck, *options)
     statements = [s for s in (train + evaluate).split(";\n") if s.strip()]
-    confusion = statements.index(next(s for s in statements if "sqlnb_outcomes" in s and
-                                      s.lstrip().upper().startswith("SELECT")))  # fmt: skip
+    confusion = statements.index(
+        next(
+            s
+            for s in statements
+            if "sqlnb_outcomes" in s and s.lstrip().upper().startswith("SELECT")
+        )
+    )
     got = chdb(folder, *statements[:confusion], statements[confusion])
     want = json.loads(sqlnb("evaluate", duck, "--model", "text_script", "--docs", "docs", "--json"))
     assert sorted(map(tuple, got)) == sorted(
@@ -259,18 +284,39 @@ def test_growth_and_inspection_commands_on_chdb_agree_with_duckdb(databases):
     duck, ch, folder = databases
     for db in (duck, ch):
         sqlnb("train", db, "--model", "grow", "--tokens", "tokens", "--labels", "labels")
-        sqlnb("train", db, "--model", "grow", "--tokens", "test_tokens", "--labels", "labels",
-              "--append")  # fmt: skip
+        sqlnb(
+            "train",
+            db,
+            "--model",
+            "grow",
+            "--tokens",
+            "test_tokens",
+            "--labels",
+            "labels",
+            "--append",
+        )
         sqlnb("retune", db, "--model", "grow", "--alpha", "0.5")
         sqlnb("train", db, "--model", "pair", "--docs", "docs", "--labels", "docs_ab")
         sqlnb("weights", db, "--model", "pair", "--output", "pair_weights")
         sqlnb("tokenize", db, "--docs", "docs", "--output", "doc_tokens")
-        sqlnb("explain", db, "--model", "grow", "--tokens", "test_tokens", "--top", "2",
-              "--output", "why")  # fmt: skip
-    want = rows(sqlnb("predict", duck, "--model", "grow", "--tokens", "test_tokens",
-                      "--format", "json"))  # fmt: skip
-    got = rows(sqlnb("predict", ch, "--model", "grow", "--tokens", "test_tokens",
-                     "--format", "json"))  # fmt: skip
+        sqlnb(
+            "explain",
+            db,
+            "--model",
+            "grow",
+            "--tokens",
+            "test_tokens",
+            "--top",
+            "2",
+            "--output",
+            "why",
+        )
+    want = rows(
+        sqlnb("predict", duck, "--model", "grow", "--tokens", "test_tokens", "--format", "json")
+    )
+    got = rows(
+        sqlnb("predict", ch, "--model", "grow", "--tokens", "test_tokens", "--format", "json")
+    )
     assert {d: v[0] for d, v in got.items()} == {d: v[0] for d, v in want.items()}
     assert all(math.isclose(got[d][1], want[d][1], rel_tol=1e-9) for d in want)
     with duckdb.connect(duck, read_only=True) as con:
@@ -310,3 +356,25 @@ def test_a_failed_command_removes_the_chdb_folder_it_created(tmp_path):
         assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
         assert "clickhouse cannot read the Parquet file" in done.stderr
         assert folder.exists() == existed
+
+
+def test_printed_mixed_script_runs_in_a_plain_chdb_session(databases):
+    """A printed ClickHouse script sets the session settings sqlnb's own client uses
+    (prefer_column_name_to_alias, ...): a mixed model's training runs as printed in a plain
+    session and gives DuckDB's parameters."""
+    duck, _, folder = databases
+    options = ["--table", "flowers", "--id-column", "id", "--label-column", "species"]
+    sqlnb("train", duck, "--model", "mixed_script", *options)
+    script = sqlnb(
+        "sql", "train", duck, "--model", "mixed_script", *options, "--dialect", "clickhouse"
+    )
+    assert script.startswith("SET join_use_nulls = 1;\nSET prefer_column_name_to_alias = 1;")
+    statements = [s for s in script.split(";\n") if s.strip()]
+    query = "SELECT feature, class_id, mean, var FROM sqlnb_gaussian WHERE model = 'mixed_script'"
+    got = chdb(folder, *statements, query + " ORDER BY feature, class_id")
+    with duckdb.connect(duck, read_only=True) as con:
+        want = con.execute(query + " ORDER BY feature, class_id").fetchall()
+    assert [r[:2] for r in got] == [list(r[:2]) for r in want]
+    assert all(
+        math.isclose(a, b, rel_tol=1e-12) for g, w in zip(got, want) for a, b in zip(g[2:], w[2:])
+    )

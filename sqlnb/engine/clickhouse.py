@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 
 from sqlnb.engine.backends import Backend, Row, literal, quoted
-from sqlnb.engine.dialects import duckdb_type
+from sqlnb.engine.dialects import CLICKHOUSE_SETTINGS, duckdb_type
 
 
 class ClickHouseBackend(Backend):
@@ -70,15 +70,6 @@ class ClickHouseBackend(Backend):
             return None
         return "view" if "View" in str(found[0][0]) else "table"
 
-
-# Every query's settings: an outer join's missing side is NULL (not 0 or ''); a column's name
-# means the column, not an alias of the same name elsewhere in the SELECT; a table created
-# without ORDER BY is a MergeTree in insertion order.
-CLICKHOUSE_SETTINGS = {
-    "join_use_nulls": 1,
-    "prefer_column_name_to_alias": 1,
-    "create_table_empty_primary_key_by_default": 1,
-}
 
 CLICKHOUSE_TYPES = {
     "Float64": "DOUBLE",

@@ -17,7 +17,8 @@ from sqlnb.engine.backends import (
     DuckDBBackend,
     SQLiteBackend,
 )
-from sqlnb.engine.clickhouse import CLICKHOUSE_SETTINGS, ClickHouseBackend
+from sqlnb.engine.clickhouse import ClickHouseBackend
+from sqlnb.engine.dialects import CLICKHOUSE_SETTINGS
 from sqlnb.engine.postgres import PostgresBackend
 from sqlnb.engine.spark import SparkBackend, is_spark_url, open_session
 from sqlnb.errors import SqlnbError

@@ -91,6 +91,20 @@ class Dialect:
     # True where a prediction from raw text first tokenizes it into a temporary table: SQLite
     # runs its Python tokenizer again wherever the tokens relation is read.
     tokenizes_first: bool = False
+    # Session settings a printed script sets first (ClickHouse's, which sqlnb's own client
+    # sets on every query).
+    settings: tuple[str, ...] = ()
+
+
+# Every ClickHouse query's settings (sqlnb's client sets them on each query; a printed script
+# sets them first): an outer join's missing side is NULL (not 0 or ''); a column's name means
+# the column, not an alias of the same name elsewhere in the SELECT; a table created without
+# ORDER BY is a MergeTree in insertion order.
+CLICKHOUSE_SETTINGS = {
+    "join_use_nulls": 1,
+    "prefer_column_name_to_alias": 1,
+    "create_table_empty_primary_key_by_default": 1,
+}
 
 
 class SqlnbClickHouse(ClickHouse):
@@ -182,6 +196,7 @@ DIALECTS: dict[str, Dialect] = {
             rollback=None,
             snapshot=None,
             update=False,
+            settings=tuple(f"SET {k} = {v}" for k, v in CLICKHOUSE_SETTINGS.items()),
         ),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
         Dialect("snowflake", "snowflake"),
@@ -349,9 +364,10 @@ def to_sql(tree: exp.Expr, dialect_name: str, *, pretty: bool = False, copy: boo
 
 
 def script(statements: Sequence[exp.Expr | str], dialect_name: str) -> str:
-    """Statements as one script of a dialect, each ended by ``;``."""
+    """Statements as one script of a dialect, each ended by ``;``, after the session settings
+    the dialect needs (ClickHouse's)."""
     d = dialect(dialect_name)
-    parts: list[str] = []
+    parts: list[str] = list(d.settings)
     for s in statements:
         if isinstance(s, str):
             parts.append(s)
