@@ -1,3 +1,6 @@
+SET join_use_nulls = 1;
+SET prefer_column_name_to_alias = 1;
+SET create_table_empty_primary_key_by_default = 1;
 CREATE TABLE IF NOT EXISTS sqlnb_models (
   model Nullable(String),
   kind Nullable(String),
