@@ -121,3 +121,38 @@ def test_sqlite_table_kinds(con, kind):
     b = sqlnb.train(lite, sqlnb.Table("t"), kind=kind)
     assert a.params["features"] == b.params["features"]
     assert_same(predictions(a), predictions(b))
+
+
+def test_sqlite_tokenizes_each_text_once_when_predicting_from_raw_text(monkeypatch):
+    """SQLite's tokenizer is a Python function: a prediction, evaluation or explanation from raw
+    text runs it once per text (into a temporary table), not wherever the tokens are read (1,000
+    reviews once took 269 s to predict)."""
+    from sqlnb import patterns
+
+    calls = []
+
+    class Counting:
+        def __init__(self, pattern):
+            self.compiled = real(pattern)
+
+        def finditer(self, text):
+            calls.append(text)
+            return self.compiled.finditer(text)
+
+    real = patterns.compiled
+    monkeypatch.setattr(patterns, "compiled", Counting)
+    lite = sqlite3.connect(":memory:", isolation_level=None)
+    words = ["good", "bad", "tasty", "stale", "fine", "awful", "great"]
+    texts = [" ".join(words[(i * j) % 7] for j in range(1, 9)) for i in range(60)]
+    pd.DataFrame(
+        {"doc_id": range(60), "text": texts, "label": [f"c{i % 2}" for i in range(60)]}
+    ).to_sql("docs", lite, index=False)
+    model = sqlnb.train(lite, sqlnb.Docs("docs"))
+    for run in (
+        lambda: model.predict(sqlnb.Docs("docs")),
+        lambda: model.evaluate(sqlnb.Docs("docs")),
+        lambda: model.explain(sqlnb.Docs("docs")),
+    ):
+        calls.clear()
+        run()
+        assert len(calls) == 60
