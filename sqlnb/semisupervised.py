@@ -208,16 +208,26 @@ def _posterior(db: Database, entry: Entry, tokens: exp.Table, docs: exp.Table) -
         label=pipeline.label(entry),
         model=entry.name,
     )
-    built = pipeline.Pipeline.build(
+    return _scored(db, entry, tokens, docs).select(final)
+
+
+def _scored(
+    db: Database, entry: Entry, tokens: exp.Table, docs: exp.Table, *, truth: bool = False
+) -> pipeline.Pipeline:
+    """The model's own prediction pipeline over the documents of ``docs`` (with their labels
+    as TRUTH where ``truth``), scored from the tokens table ``tokens``."""
+    leading = [(pipeline.TRUTH, exp.select("*").from_(docs.copy()))] if truth else []
+    documents = exp.select("doc_id").from_(docs.copy())
+    return pipeline.Pipeline.build(
         db,
         entry,
         Tokens(tokens.name),
-        documents=exp.select("doc_id").from_(docs.copy()),
+        documents=documents,
         check=False,
         guard=False,
         calibrate=False,
+        leading=leading,
     )
-    return built.select(final)
 
 
 def _log_likelihood(
@@ -237,17 +247,7 @@ def _log_likelihood(
         truth=exp.to_table(pipeline.TRUTH),
         model=entry.name,
     )
-    built = pipeline.Pipeline.build(
-        db,
-        entry,
-        Tokens(tokens.name),
-        documents=exp.select("doc_id").from_(labeled.copy()),
-        check=False,
-        guard=False,
-        calibrate=False,
-        leading=[(pipeline.TRUTH, exp.select("*").from_(labeled.copy()))],
-    )
-    part = db.fetch(built.select(final))[0][0]
+    part = db.fetch(_scored(db, entry, tokens, labeled, truth=True).select(final))[0][0]
     prior = db.fetch(entry.kind.log_prior(entry.name, entry.params))[0][0]
     unlabeled = float(evidence[0]["evidence"]) if evidence else 0.0
     labeled_part = float(part) if part is not None else -math.inf

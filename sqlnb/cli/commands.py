@@ -13,6 +13,7 @@ from sqlglot import exp
 
 from sqlnb import files, training, tuning
 from sqlnb.cli.console import FILE_SUFFIXES, OTHER_FILES, echo, errors, fail, opened, print_rows
+from sqlnb.cli.learning import train_em
 from sqlnb.cli.options import (
     DATA,
     HYPER,
@@ -79,7 +80,7 @@ def train(
     if unlabeled is not None or unlabeled_docs is not None:
         if append or dialect is not None or select is not None or pruning is not None:
             fail("--unlabeled trains by EM: not with --append, --select, pruning or sql train")
-        _em(db, model_name, kind, data, labels, hyper, tokenizer, unlabeled, unlabeled_docs,
+        train_em(db, model_name, kind, data, labels, hyper, tokenizer, unlabeled, unlabeled_docs,
             (em_weight, em_iterations, em_tolerance))  # fmt: skip
         return
     with opened(db, create=dialect is None) as database:
@@ -118,54 +119,6 @@ def train(
         f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
     )
     _dropped(plan)
-
-
-def _em(
-    db: str,
-    model_name: str,
-    kind: str | None,
-    data: Source,
-    labels: Labels,
-    hyper: dict[str, Any],
-    tokenizer: TokenizerOptions,
-    unlabeled: str | None,
-    unlabeled_docs: str | None,
-    settings: tuple[float, int, float],
-) -> None:
-    """train --unlabeled: semi-supervised EM, each iteration's log-likelihood printed."""
-    from sqlnb import semisupervised
-
-    if (unlabeled is None) == (unlabeled_docs is None):
-        fail("give --unlabeled (a tokens table) or --unlabeled-docs (raw text), not both")
-    other: Source
-    if isinstance(data, Docs):
-        other = Docs(unlabeled_docs or unlabeled or "", data.id, data.text)
-    else:
-        other = Tokens(unlabeled or unlabeled_docs or "")
-    with opened(db, create=True) as database:
-        em = semisupervised.EM(other, *settings)
-        done = semisupervised.train(
-            database,
-            data,
-            labels,
-            em,
-            model=model_name,
-            kind=kind,
-            hyper=hyper,
-            tokenizer=tokenizer.resolve(database),
-        )
-    for step in done.history:
-        shares = ", ".join(f"{k} {v:.4f}" for k, v in step["shares"].items())
-        echo(
-            f"EM {'iteration ' + str(step['iteration']) if step['iteration'] else 'start'}: "
-            f"log-likelihood {step['log_likelihood']:.6f}; unlabeled shares {shares}"
-        )
-    entry = done.entry
-    echo(
-        f"trained {entry.kind_name} model {model_name!r} by EM: "
-        f"{float(entry.info['n_docs']):.10g} documents (weighted), "
-        f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
-    )
 
 
 def _dropped(plan: training.Training) -> None:

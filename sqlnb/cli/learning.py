@@ -1,0 +1,52 @@
+"""train --unlabeled: semi-supervised EM from the command line (sqlnb.semisupervised)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlnb.cli.console import echo, fail, opened
+from sqlnb.cli.options import TokenizerOptions
+from sqlnb.inputs import Docs, Labels, Source, Tokens
+
+
+def train_em(
+    db: str,
+    model_name: str,
+    kind: str | None,
+    data: Source,
+    labels: Labels,
+    hyper: dict[str, Any],
+    tokenizer: TokenizerOptions,
+    unlabeled: str | None,
+    unlabeled_docs: str | None,
+    settings: tuple[float, int, float],
+) -> None:
+    """train --unlabeled: semi-supervised EM, each iteration's log-likelihood printed."""
+    from sqlnb import semisupervised
+
+    if (unlabeled is None) == (unlabeled_docs is None):
+        fail("give --unlabeled (a tokens table) or --unlabeled-docs (raw text), not both")
+    other: Source
+    if isinstance(data, Docs):
+        other = Docs(unlabeled_docs or unlabeled or "", data.id, data.text)
+    else:
+        other = Tokens(unlabeled or unlabeled_docs or "")
+    with opened(db, create=True) as database:
+        em = semisupervised.EM(other, *settings)
+        chosen: dict[str, Any] = {"kind": kind, "hyper": hyper}
+        the_tokenizer = tokenizer.resolve(database)
+        done = semisupervised.train(
+            database, data, labels, em, model=model_name, tokenizer=the_tokenizer, **chosen
+        )
+    for step in done.history:
+        shares = ", ".join(f"{k} {v:.4f}" for k, v in step["shares"].items())
+        echo(
+            f"EM {'iteration ' + str(step['iteration']) if step['iteration'] else 'start'}: "
+            f"log-likelihood {step['log_likelihood']:.6f}; unlabeled shares {shares}"
+        )
+    entry = done.entry
+    echo(
+        f"trained {entry.kind_name} model {model_name!r} by EM: "
+        f"{float(entry.info['n_docs']):.10g} documents (weighted), "
+        f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
+    )
