@@ -95,6 +95,12 @@ def fit(
             f"labels table {name!r} has label {unknown!r}, which model {entry.name!r} does not "
             "know: calibrate on documents of the model's classes"
         )
+    if not db.fetch(evaluated.with_input())[0][0]:
+        name = labels_for(source, labels).name
+        raise SqlnbError(
+            f"no labeled document of {name!r} has anything to score (no token or row in the "
+            "calibration data): an empty calibration set"
+        )
     final = templates.select(
         "calibrate/scores.sql",
         posterior=exp.to_table(pipeline.POSTERIOR),

@@ -116,18 +116,21 @@ class Model(Entry):
         data: str | Source,
         into: str,
         proba_into: str | None = None,
+        cost_into: str | None = None,
         **options: Any,
     ) -> int:
-        """Write the predicted label (and its probability) into columns of the user's own
-        table, added if missing, in one transaction; every other column and row stays as it
-        was. Every row is classified (a row without tokens gets the prior). ``options`` are
-        :meth:`decision_options`' (calibration, new priors, costs). Returns the number of rows
-        updated."""
+        """Write the predicted label (and its probability, and with costs its expected cost)
+        into columns of the user's own table, added if missing, in one transaction; every
+        other column and row stays as it was. Every row is classified (a row without tokens
+        gets the prior). ``options`` are :meth:`decision_options`' (calibration, new priors,
+        costs). Returns the number of rows updated."""
         target = templates.table(table)
         columns = self.db.columns(target)
         if id_column not in columns:
             raise SqlnbError(f"table {table!r} has no id column {id_column!r}")
-        for name in (into, proba_into):
+        if cost_into is not None and options.get("costs") is None:
+            raise SqlnbError("an expected cost column needs --costs")
+        for name in (into, proba_into, cost_into):
             if name == id_column:
                 raise SqlnbError(f"cannot write predictions into the id column {id_column!r}")
         rows = templates.select(
@@ -142,6 +145,8 @@ class Model(Entry):
         written = {into: ("label", label_type)}
         if proba_into is not None:
             written[proba_into] = ("proba", exp.DataType.build("DOUBLE"))
+        if cost_into is not None:
+            written[cost_into] = ("expected_cost", exp.DataType.build("DOUBLE"))
         statements = self.db.update_statements(target, id_column, predictions, written)
         self.db.stage("classifying")
         with self.db.transaction():
@@ -251,10 +256,15 @@ class Model(Entry):
         return self.db.fetch_dicts(templates.render("calibrate/rows.sql", model=self.name))
 
     def new_priors(
-        self, priors: str | dict[str, float], data: str | Source | None = None
+        self,
+        priors: str | dict[str, float],
+        data: str | Source | None = None,
+        *,
+        calibrate: bool = True,
     ) -> dict[str, float]:
         """New class priors by label: given (``'spam=0.2,ham=0.8'``), or ``'estimate'``d by EM
-        on the documents of ``data`` (:mod:`sqlnb.decisions`)."""
+        on the documents of ``data`` (:mod:`sqlnb.decisions`), from the calibrated posteriors
+        unless ``calibrate`` is off (the probabilities the priors will adjust)."""
         old = decisions.training_priors(self.db, self)
         labels = {int(c["class_id"]): str(c["label"]) for c in self.classes()}
         if isinstance(priors, dict) or priors != "estimate":
@@ -263,7 +273,8 @@ class Model(Entry):
             if data is None:
                 raise SqlnbError("--priors estimate needs the documents to estimate them on")
             final = exp.select("doc_id", "class_id", "proba").from_(pipeline.POSTERIOR)
-            query = pipeline.Pipeline.build(self.db, self, data).select(final)
+            built = pipeline.Pipeline.build(self.db, self, data, calibrate=calibrate)
+            query = built.select(final)
             self.db.stage("scoring")
             scored = self.db.temporary("sqlnb_scored", query)
             drop_it = templates.render("catalog/drop_table.sql", table=scored)

@@ -144,6 +144,7 @@ class Pipeline:
     """The shared relations of a prediction, as (name, query) CTEs in order."""
 
     ctes: Sequence[tuple[str, exp.Query]]
+    inputs: Sequence[str] = ()  # the names of the kind's inputs among the ctes
 
     @classmethod
     def build(
@@ -233,13 +234,28 @@ class Pipeline:
         names = [f"{POSTERIOR}_{i}" for i in range(len(steps))] + [POSTERIOR]
         posteriors = [(names[0], posterior())]
         posteriors += [(names[i + 1], step(names[i])) for i, step in enumerate(steps)]
-        return cls((*leading, *inputs.items(), (DOCUMENTS, documents), *scoring, *posteriors))
+        return cls(
+            (*leading, *inputs.items(), (DOCUMENTS, documents), *scoring, *posteriors),
+            tuple(inputs),
+        )
 
     def select(self, final: exp.Select) -> exp.Select:
         """``final`` preceded by the pipeline's relations."""
         for name, query in self.ctes:
             final = final.with_(name, as_=query, copy=False)
         return final
+
+    def with_input(self) -> exp.Select:
+        """The number of documents with a row in any of the kind's inputs (a document with
+        none, say no token, is scored by its base alone)."""
+        ids: exp.Query | None = None
+        for name in self.inputs:
+            one = exp.select("doc_id").from_(name)
+            ids = one if ids is None else exp.union(ids, one, distinct=False)
+        count = exp.select(exp.func("COUNT", exp.Star())).from_(DOCUMENTS)
+        if ids is not None:
+            count = count.where(exp.column("doc_id").isin(query=ids))
+        return Pipeline([(n, q.copy()) for n, q in self.ctes], self.inputs).select(count)
 
     def restricted(self, names: Sequence[str], to: exp.Query) -> Pipeline:
         """The pipeline with the relations ``names`` (inputs with a doc_id) restricted to the
@@ -256,7 +272,8 @@ class Pipeline:
                     else query,
                 )
                 for name, query in self.ctes
-            ]
+            ],
+            self.inputs,
         )
 
 

@@ -87,14 +87,15 @@ def train(
     """Train ``model`` by EM (replacing a model of that name) in one transaction."""
     source, unlabeled = as_source(data), as_source(em.unlabeled)
     the_kind = kind_for(kind, source)
-    if the_kind.em_refusal:
-        raise SqlnbError(the_kind.em_refusal)
+    params = the_kind.resolve(hyper or {})
+    refusal = the_kind.refuses_em(params)
+    if refusal:
+        raise SqlnbError(refusal)
     if type(unlabeled) is not type(source):
         raise SqlnbError(
             "the unlabeled documents must be of the labeled ones' form: --unlabeled with "
             "--tokens, --unlabeled-docs with --docs"
         )
-    params = the_kind.resolve(hyper or {})
     if isinstance(source, Docs):
         params["tokenizer"] = (tokenizer or Tokenizer()).as_dict()
     elif tokenizer is not None:
@@ -120,10 +121,17 @@ def train(
     history: list[dict[str, Any]] = []
     with db.transaction():
         db.stage("preparing")
-        tokens = _table(db, TOKENS, labeled_tokens)
+        labeled = _table(db, LABELED, weighted)
+        labeled_ids = exp.select("doc_id").from_(labeled.copy())
+        tokens = _table(  # the labeled documents' tokens (the table may hold others too)
+            db,
+            TOKENS,
+            exp.select("*")
+            .from_(labeled_tokens.subquery("t"))
+            .where(exp.column("doc_id", "t").isin(query=labeled_ids)),
+        )
         the_unlabeled = _table(db, UNLABELED, next(iter(inputs.values())))
         docs = _table(db, DOCUMENTS, documents)
-        labeled = _table(db, LABELED, weighted)
         _check(db, docs, labeled, unlabeled.table)
         every_token = exp.union(
             exp.select("doc_id", "word", "count").from_(tokens.copy()),

@@ -238,6 +238,11 @@ def append(
             f"model {model!r} was trained with vocabulary pruning, which depends "
             "on all documents at once: it cannot be appended to; train again"
         )
+    if params.get("em"):
+        raise SqlnbError(
+            f"model {model!r} was trained by EM over unlabeled documents: appending would add "
+            "counts without running EM again; train it again with --unlabeled"
+        )
     the_kind.check_append(model, params)
     batch = _read(db, source, labels, the_kind, params, dialect=dialect)
     if params.get("select"):  # the model's words, as selected at training
@@ -319,6 +324,11 @@ def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
     ones it resets (declared with it) back to their defaults: a learned prior again."""
     current = catalog.entry(db, model)
     the_kind = current.kind
+    if current.params.get("em"):
+        raise SqlnbError(
+            f"model {model!r} was trained by EM: its counts are its last iteration's under "
+            "its own hyperparameters; train it again with --unlabeled to change them"
+        )
     declared = the_kind.declared
     given = {k: v for k, v in current.params.items() if k in declared}
     for name, value in hyper.items():
@@ -337,6 +347,8 @@ def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
     statements = catalog.creates(db, the_kind)  # a table a newer sqlnb added
     statements += catalog.deletes(model, (MODELS, *catalog.derived(the_kind)))
     statements += parameters(model, the_kind, params, current.label_type, current.n_classes)
+    if params == current.params:  # the same model: its calibration still fits
+        return Training(db, model, the_kind, params, statements)
     statements += catalog.deletes(model, [CALIBRATION])  # fitted to the model before retuning
     return Training(
         db, model, the_kind, params, statements, drops_calibration=catalog.calibration(db, model)

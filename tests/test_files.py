@@ -101,7 +101,9 @@ def test_export_replaces_an_earlier_model_file_whole(con, tmp_path):
         export_model(Database.connect(con), "n", target)
     export_model(Database.connect(con), "n", target, replace=True)
     assert sorted(p.name for p in target.iterdir()) == [
+        "sqlnb_calibration.parquet",
         "sqlnb_classes.parquet",
+        "sqlnb_doc_count.parquet",
         "sqlnb_doc_freq.parquet",
         "sqlnb_models.parquet",
         "sqlnb_word_counts.parquet",

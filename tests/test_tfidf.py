@@ -211,3 +211,37 @@ def test_model_files_carry_the_document_frequencies(con, tmp_path):
         import_model(db, tmp_path / model, "copy")
         got = proba_matrix(sqlnb.load(con, "copy"), docs, classes, "test_tokens")
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["multinomial", "complement"])
+@pytest.mark.parametrize(
+    "weights,sub,idf,norm",
+    [
+        ("balanced", True, "smooth", "l2"),
+        ({"class 01": 4.0, "class 02": 0.5}, False, "plain", "none"),
+    ],
+)
+def test_class_weights_leave_the_idf_unweighted(con, kind, weights, sub, idf, norm):
+    """The idf counts each training document once, as TfidfTransformer (which takes no sample
+    weights) in a pipeline whose Naive Bayes is fitted with the class weights."""
+    from sklearn.utils.class_weight import compute_sample_weight
+
+    corpus = random_corpus(11, n_classes=3, vocab=200, n_train=150, n_test=40)
+    corpus.load(con)
+    model = sqlnb.train(
+        con,
+        "train_tokens",
+        "train_labels",
+        kind=kind,
+        alpha=0.5,
+        class_weight=weights,
+        sublinear_tf=sub,
+        idf=idf,
+        doc_norm=norm,
+    )
+    X, y, X_test, docs = corpus.matrices()
+    transformer, nb = reference(kind, sub, idf, norm, alpha=0.5)
+    nb.fit(transformer.fit_transform(X), y, sample_weight=compute_sample_weight(weights, y))
+    expected = nb.predict_log_proba(transformer.transform(X_test))
+    got = proba_matrix(model, docs, list(nb.classes_), "test_tokens")
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)

@@ -1,6 +1,6 @@
 -- Posterior of every (document, class) from a joint log-likelihood (doc_id, class_id, jll), for
 -- every kind: log-sum-exp in window functions, the argmax and its tie rule, written once.
---   log_proba = jll - top - ln(sum_k exp(jll_k - top)), top the document's largest jll;
+--   log_proba = jll - (top + ln(sum_k exp(jll_k - top))), top the document's largest jll;
 --   $term (a class's exp(jll - top)) and $proba are sql/predict/normalise.sql's;
 --   rn = 1 marks the predicted class: the largest jll, ties to the first class in sorted order.
 -- A NULL jll is -infinity: that class's proba is 0 and its log_proba NULL. If every class of a
@@ -9,7 +9,7 @@ SELECT
   b.doc_id AS doc_id,
   b.class_id AS class_id,
   b.jll AS jll,
-  b.jll - b.top - LN(CASE WHEN b.total > 0 THEN b.total END) AS log_proba,
+  b.jll - (b.top + LN(CASE WHEN b.total > 0 THEN b.total END)) AS log_proba,
   $proba AS proba,
   ROW_NUMBER() OVER (
     PARTITION BY b.doc_id

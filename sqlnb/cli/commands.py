@@ -12,7 +12,16 @@ import typer
 from sqlglot import exp
 
 from sqlnb import files, training, tuning
-from sqlnb.cli.console import FILE_SUFFIXES, OTHER_FILES, echo, errors, fail, opened, print_rows
+from sqlnb.cli.console import (
+    FILE_SUFFIXES,
+    OTHER_FILES,
+    dropped,
+    echo,
+    errors,
+    fail,
+    opened,
+    print_rows,
+)
 from sqlnb.cli.learning import train_em
 from sqlnb.cli.options import (
     DATA,
@@ -68,21 +77,29 @@ def train(
         str | None,
         typer.Option(help="Or: a table of unlabeled raw text (the --docs table's columns)."),
     ] = None,
-    em_weight: Annotated[float, typer.Option(help="EM: the unlabeled documents' weight.")] = 1.0,
-    em_iterations: Annotated[int, typer.Option(help="EM: the number of iterations.")] = 10,
+    em_weight: Annotated[
+        float | None, typer.Option(help="EM: the unlabeled documents' weight (default: 1).")
+    ] = None,
+    em_iterations: Annotated[
+        int | None, typer.Option(help="EM: the number of iterations (default: 10).")
+    ] = None,
     em_tolerance: Annotated[
-        float, typer.Option(help="EM: stop below this relative change of the log-likelihood.")
-    ] = 0.0,
+        float | None,
+        typer.Option(help="EM: stop below this relative change of the log-likelihood (0: never)."),
+    ] = None,
     dialect: str | None = None,
 ) -> None:
     """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
     text (--docs), or from a wide table (--table); with --unlabeled, by semi-supervised EM."""
+    em = (em_weight, em_iterations, em_tolerance)
     if unlabeled is not None or unlabeled_docs is not None:
         if append or dialect is not None or select is not None or pruning is not None:
             fail("--unlabeled trains by EM: not with --append, --select, pruning or sql train")
         train_em(db, model_name, kind, data, labels, hyper, tokenizer, unlabeled, unlabeled_docs,
-            (em_weight, em_iterations, em_tolerance))  # fmt: skip
+            em)  # fmt: skip
         return
+    if any(setting is not None for setting in em):
+        fail("--em-weight, --em-iterations and --em-tolerance go with --unlabeled (EM)")
     with opened(db, create=dialect is None) as database:
         the_tokenizer = tokenizer.resolve(database)
         if append:
@@ -118,16 +135,7 @@ def train(
         f"{float(entry.info['n_docs']):.10g} documents, "
         f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
     )
-    _dropped(plan)
-
-
-def _dropped(plan: training.Training) -> None:
-    """Say that a change of the model dropped its calibration."""
-    if plan.drops_calibration:
-        echo(
-            f"its {plan.drops_calibration} calibration was dropped (fitted to the model before "
-            "this change): run sqlnb calibrate again"
-        )
+    dropped(plan.drops_calibration)
 
 
 @command()
@@ -141,7 +149,7 @@ def retune(
         entry = plan.apply()
     shown = {k: v for k, v in entry.params.items() if k not in ("features", "tokenizer", "pruning")}
     echo(f"retuned model {model_name!r}: {json.dumps(shown)}")
-    _dropped(plan)
+    dropped(plan.drops_calibration)
 
 
 @command(
@@ -222,7 +230,7 @@ def _decided(
 ) -> dict[str, Any]:
     """The prediction options of --uncalibrated, --priors and --costs; estimated priors are
     printed on stderr (stdout may be the rows)."""
-    new = None if priors is None else m.new_priors(priors, data)
+    new = None if priors is None else m.new_priors(priors, data, calibrate=not uncalibrated)
     if priors == "estimate" and new is not None:
         shown = ", ".join(f"{k}={v:.6g}" for k, v in new.items())
         sys.stderr.write(f"estimated priors: {shown}\n")
@@ -316,6 +324,10 @@ def classify(
     proba_into: Annotated[
         str | None, typer.Option(help="Column to write the label's probability into.")
     ] = None,
+    cost_into: Annotated[
+        str | None,
+        typer.Option(help="Column to write the label's expected cost into (with --costs)."),
+    ] = None,
     uncalibrated: UncalibratedOpt = False,
     priors: PriorsOpt = None,
     costs: CostsOpt = None,
@@ -333,7 +345,7 @@ def classify(
             else Tokens(tokens or "tokens", doc_column, word_column, count_column)
         )
         decided = _decided(m, source, uncalibrated, priors, costs)
-        n = m.classify(update, id_name, source, into, proba_into, **decided)
+        n = m.classify(update, id_name, source, into, proba_into, cost_into, **decided)
     echo(f"classified {n} rows of {update} into {into}")
 
 

@@ -76,6 +76,15 @@ def print_rows(columns: list[str], rows: list[Any], output_format: str | None) -
         fail(f"unknown --format {chosen!r}: choose table, csv or json")
 
 
+def dropped(method: str | None) -> None:
+    """Say that a change of the model dropped its calibration (fitted by ``method``)."""
+    if method:
+        echo(
+            f"its {method} calibration was dropped (fitted to the model before this change): "
+            "run sqlnb calibrate again"
+        )
+
+
 def fail(message: str) -> NoReturn:
     """One line on stderr, exit code 1 (never wrapped to the terminal's width)."""
     sys.stderr.write(f"Error: {' '.join(message.split())}\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlnb.cli import console
 from sqlnb.cli.console import echo, fail, opened
 from sqlnb.cli.options import TokenizerOptions
 from sqlnb.inputs import Docs, Labels, Source, Tokens
@@ -19,20 +20,33 @@ def train_em(
     tokenizer: TokenizerOptions,
     unlabeled: str | None,
     unlabeled_docs: str | None,
-    settings: tuple[float, int, float],
+    settings: tuple[float | None, int | None, float | None],
 ) -> None:
     """train --unlabeled: semi-supervised EM, each iteration's log-likelihood printed."""
-    from sqlnb import semisupervised
+    from sqlnb import catalog, semisupervised
 
     if (unlabeled is None) == (unlabeled_docs is None):
         fail("give --unlabeled (a tokens table) or --unlabeled-docs (raw text), not both")
     other: Source
     if isinstance(data, Docs):
-        other = Docs(unlabeled_docs or unlabeled or "", data.id, data.text)
+        if unlabeled_docs is None:
+            fail("with --docs the unlabeled documents are raw text too: --unlabeled-docs")
+        other = Docs(unlabeled_docs or "", data.id, data.text)
+    elif isinstance(data, Tokens):
+        if unlabeled is None:
+            fail("with --tokens the unlabeled documents are a tokens table too: --unlabeled")
+        other = Tokens(unlabeled or "")
     else:
-        other = Tokens(unlabeled or unlabeled_docs or "")
+        fail("EM is for text: train from --tokens or --docs")
+    weight, iterations, tolerance = settings
     with opened(db, create=True) as database:
-        em = semisupervised.EM(other, *settings)
+        em = semisupervised.EM(
+            other,
+            1.0 if weight is None else weight,
+            10 if iterations is None else iterations,
+            0.0 if tolerance is None else tolerance,
+        )
+        dropped = catalog.calibration(database, model_name)
         chosen: dict[str, Any] = {"kind": kind, "hyper": hyper}
         the_tokenizer = tokenizer.resolve(database)
         done = semisupervised.train(
@@ -50,3 +64,4 @@ def train_em(
         f"{float(entry.info['n_docs']):.10g} documents (weighted), "
         f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
     )
+    console.dropped(dropped)

@@ -154,6 +154,10 @@ class Kind:
     # Why semi-supervised EM (sqlnb.semisupervised) refuses the kind; "" where it takes it.
     em_refusal: ClassVar[str] = "semi-supervised EM is for the text kinds multinomial and bernoulli"
 
+    def refuses_em(self, params: Params) -> str:
+        """Why EM cannot train this kind with ``params`` ("" if it can)."""
+        return self.em_refusal
+
     @property
     def counts(self) -> tuple[str, ...]:
         """The names of its tables that hold counts (the rest is derived from them)."""

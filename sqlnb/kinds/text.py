@@ -44,6 +44,7 @@ DOC_FREQ = ModelTable(
     amounts=("df",),
     optional=True,
 )
+DOC_COUNT = ModelTable("sqlnb_doc_count", ("n",), counts=True, amounts=("n",), optional=True)
 TRANSFORM = ModelTable("sqlnb_transform", ("word", "idf", "sublinear", "norm"))
 
 
@@ -61,6 +62,7 @@ class TextKind(Kind):
     tables: ClassVar[tuple[ModelTable, ...]] = (
         WORD_COUNTS,
         DOC_FREQ,
+        DOC_COUNT,
         SCORING,
         BASE,
         TRANSFORM,
@@ -71,6 +73,16 @@ class TextKind(Kind):
         "log P(predicted) − log P(true); the prior adds the rest."
     )
     em_refusal: ClassVar[str] = ""
+
+    def refuses_em(self, params: Params) -> str:
+        zero = [n for n in ("alpha", "beta") if params.get(n) == 0]
+        if self.em_refusal or not zero:
+            return self.em_refusal
+        return (
+            f"EM needs {zero[0]} > 0: with {zero[0]} 0 an unlabeled document can have "
+            "probability 0 in every class, and then no posterior to weigh it by"
+        )
+
     prior_density = "multinomial/log_prior.sql"  # the log density of its parameters
 
     def inputs(
@@ -100,11 +112,12 @@ class TextKind(Kind):
         tokens: exp.Query = inputs[TOKENS]
         statements: list[exp.Expr] = []
         if transformed(params):  # the document frequencies first: the transform reads them
-            statements.append(
+            statements += [
                 templates.render(
                     "tfidf/doc_freq.sql", model=model, tokens=tokens, labels=labeled.labels
-                )
-            )
+                ),
+                templates.render("tfidf/doc_count.sql", model=model, labels=labeled.labels),
+            ]
             idf = params["idf"] if idf_in_counts(params) else "none"
             tokens = transform(model, tokens, frequencies(model, {**params, "idf": idf}))
         statements.append(

@@ -50,6 +50,10 @@ CREATE TABLE IF NOT EXISTS sqlnb_doc_freq (
   word STRING,
   df FLOAT64
 );
+CREATE TABLE IF NOT EXISTS sqlnb_doc_count (
+  model STRING,
+  n FLOAT64
+);
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model STRING,
   word STRING,
@@ -142,6 +146,9 @@ DELETE FROM `sqlnb_calibration`
 WHERE
   model = 'spam';
 DELETE FROM `sqlnb_classes`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_doc_count`
 WHERE
   model = 'spam';
 DELETE FROM `sqlnb_doc_freq`

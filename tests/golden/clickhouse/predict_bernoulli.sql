@@ -105,15 +105,21 @@ WITH sqlnb_input AS (
     b.doc_id AS doc_id,
     b.class_id AS class_id,
     b.jll AS jll,
-    b.jll - b.top - LN(CASE WHEN b.total > 0 THEN b.total END) AS log_proba,
+    b.jll - (
+      b.top + LN(CASE WHEN b.total > 0 THEN b.total END)
+    ) AS log_proba,
     CASE
       WHEN b.top IS NULL
       THEN NULL
       WHEN b.jll IS NULL
       THEN CAST(0 AS Nullable(Float64))
-      WHEN b.jll - b.top - LN(b.total) < -700
+      WHEN b.jll - (
+        b.top + LN(b.total)
+      ) < -700
       THEN CAST(0 AS Nullable(Float64))
-      ELSE EXP(b.jll - b.top - LN(b.total))
+      ELSE EXP(b.jll - (
+        b.top + LN(b.total)
+      ))
     END AS proba,
     ROW_NUMBER() OVER (
       PARTITION BY b.doc_id

@@ -52,6 +52,10 @@ CREATE TABLE IF NOT EXISTS sqlnb_doc_freq (
   word Nullable(String),
   df Nullable(Float64)
 );
+CREATE TABLE IF NOT EXISTS sqlnb_doc_count (
+  model Nullable(String),
+  n Nullable(Float64)
+);
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model Nullable(String),
   word Nullable(String),
@@ -144,6 +148,9 @@ DELETE FROM "sqlnb_calibration"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_classes"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_doc_count"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_doc_freq"

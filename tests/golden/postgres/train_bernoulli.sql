@@ -57,6 +57,11 @@ CREATE TABLE IF NOT EXISTS sqlnb_doc_freq (
   df DOUBLE PRECISION
 );
 CREATE INDEX IF NOT EXISTS sqlnb_doc_freq_model ON sqlnb_doc_freq(model);
+CREATE TABLE IF NOT EXISTS sqlnb_doc_count (
+  model TEXT,
+  n DOUBLE PRECISION
+);
+CREATE INDEX IF NOT EXISTS sqlnb_doc_count_model ON sqlnb_doc_count(model);
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model TEXT,
   word TEXT,
@@ -152,6 +157,9 @@ DELETE FROM "sqlnb_calibration"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_classes"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_doc_count"
 WHERE
   model = 'spam';
 DELETE FROM "sqlnb_doc_freq"

@@ -77,6 +77,14 @@ USING PARQUET
 PARTITIONED BY (
   model
 );
+CREATE TABLE IF NOT EXISTS sqlnb_doc_count (
+  model STRING,
+  n DOUBLE
+)
+USING PARQUET
+PARTITIONED BY (
+  model
+);
 CREATE TABLE IF NOT EXISTS sqlnb_scoring (
   model STRING,
   word STRING,
@@ -178,6 +186,8 @@ DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_calibration`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_classes`
+DROP IF EXISTS   PARTITION(model = 'spam');
+ALTER TABLE `sqlnb_doc_count`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_doc_freq`
 DROP IF EXISTS   PARTITION(model = 'spam');
