@@ -708,3 +708,124 @@ def test_report_draws_reliability_before_and_after(cancer_db, tmp_path):
     )
     assert raw["log_loss"] != own["log_loss"]
     assert f"{own['log_loss']:.4f}" in html and f"{raw['log_loss']:.4f}" in html
+
+
+# --- found by review: near-certain posteriors, ties, raw priors, empty sets ------------------
+
+
+def test_long_documents_posteriors_and_isotonic_equal_scikit_learn(tmp_path):
+    """Long documents (600 to 1,500 words) put the largest joint log-likelihoods near -4,500,
+    where posteriors within 1e-12 of 1 are common and an isotonic fit's thresholds depend on
+    their last digits (on BBC news, subtracting ln(total) after top rather than top + ln(total)
+    as scikit-learn does moved one by 5.7e-4)."""
+    rng = np.random.default_rng(1)
+    vocab = 300
+    base = 1.0 / np.arange(1, vocab + 1)
+    rates = np.array([base * np.exp(0.2 * rng.standard_normal(vocab)) for _ in range(5)])
+    rates /= rates.sum(1, keepdims=True)
+    rows = []
+    for doc in range(600):
+        counts = rng.multinomial(int(rng.integers(600, 1500)), rates[doc % 5])
+        part = ("train", "calibration", "held_out")[doc % 3]
+        rows += [(doc, f"w{w}", int(k), f"c{doc % 5}", part) for w, k in enumerate(counts) if k]
+    corpus = pd.DataFrame(rows, columns=["doc_id", "word", "count", "label", "part"])
+    path = tmp_path / "long.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.register("corpus", corpus)
+        for part in ("train", "calibration", "held_out"):
+            con.execute(
+                f"CREATE TABLE {part}_tokens AS SELECT doc_id, word, count FROM corpus "
+                f"WHERE part = '{part}'"
+            )
+            con.execute(
+                f"CREATE TABLE {part}_labels AS SELECT DISTINCT doc_id, label FROM corpus "
+                f"WHERE part = '{part}'"
+            )
+    data = text_data(path)
+    nb = MultinomialNB().fit(*data["train"][:2])
+    sqlnb("train", path, "--model", "m", "--tokens", "train_tokens", "--labels", "train_labels")
+    raw = proba(path, "--model", "m", "--tokens", "held_out_tokens")
+    assert np.abs(raw - nb.predict_proba(data["held_out"][0])).max() < 1e-12
+    sqlnb("calibrate", path, *TEXT_ARGS, "--method", "isotonic")
+    xc, yc, _ = data["calibration"]
+    want = (
+        CalibratedClassifierCV(FrozenEstimator(nb), method="isotonic")
+        .fit(xc, yc)
+        .predict_proba(data["held_out"][0])
+    )
+    got = proba(path, "--model", "m", "--tokens", "held_out_tokens")
+    assert np.abs(got - want).max() < 1e-6
+
+
+def test_equal_costs_go_to_the_first_label_and_classify_writes_them(text_db, text_model):
+    labels = list(text_model.classes_)
+    with duckdb.connect(str(text_db)) as con:
+        con.execute("CREATE OR REPLACE TABLE flat (actual TEXT, predicted TEXT, cost DOUBLE)")
+        con.executemany(
+            "INSERT INTO flat VALUES (?, ?, 0.1)", [(a, b) for a in labels for b in labels]
+        )
+        con.execute(
+            "CREATE OR REPLACE TABLE mine AS SELECT DISTINCT doc_id AS id FROM held_out_tokens"
+        )
+    sqlnb("calibrate", text_db, *TEXT_ARGS, "--method", "sigmoid")
+    args = ("--model", "m", "--tokens", "held_out_tokens", "--costs", "flat")
+    sqlnb("predict", text_db, *args, "--output", "flat_out", "--replace")
+    got = frame(text_db, "SELECT label, expected_cost FROM flat_out")
+    assert set(got["label"]) == {labels[0]}  # every expected cost is 0.1: a tie
+    assert np.abs(got["expected_cost"].to_numpy() - 0.1).max() < 1e-12
+    sqlnb("classify", text_db, "--update", "mine", "--into", "label", "--cost-into", "cost", *args)
+    mine = frame(text_db, "SELECT label, cost FROM mine")
+    assert set(mine["label"]) == {labels[0]} and np.abs(mine["cost"] - 0.1).max() < 1e-12
+    done = sqlnb(
+        "classify",
+        text_db,
+        "--model",
+        "m",
+        "--update",
+        "mine",
+        "--tokens",
+        "held_out_tokens",
+        "--into",
+        "label",
+        "--cost-into",
+        "cost",
+        ok=False,
+    )
+    assert done.returncode == 1 and "needs --costs" in done.stderr
+    sqlnb("calibrate", text_db, "--model", "m", "--method", "none")
+
+
+def test_uncalibrated_priors_are_estimated_on_the_raw_posteriors(text_db, text_model):
+    x, _, _ = text_data(text_db)["held_out"]
+    sqlnb("calibrate", text_db, *TEXT_ARGS)  # temperature: it changes every posterior
+    args = ("--model", "m", "--tokens", "held_out_tokens", "--priors", "estimate", "--proba")
+    done = sqlnb("predict", text_db, *args, "--uncalibrated", "--output", "raw", "--replace")
+    p = text_model.predict_proba(x)
+    prior = np.exp(text_model.class_log_prior_)
+    estimated = em_priors(p, prior)
+    printed = dict(part.split("=") for part in done.stderr.split(": ", 1)[1].strip().split(", "))
+    assert np.allclose([float(printed[c]) for c in text_model.classes_], estimated, atol=1e-6)
+    got = frame(text_db, "SELECT proba FROM raw ORDER BY doc_id, label")["proba"].to_numpy()
+    want = p * estimated / prior
+    want /= want.sum(1, keepdims=True)
+    assert np.abs(got.reshape(len(p), -1) - want).max() < 1e-8
+    sqlnb("calibrate", text_db, "--model", "m", "--method", "none")
+
+
+def test_an_empty_calibration_set_is_refused(text_db, tmp_path):
+    path = tmp_path / "e.duckdb"
+    path.write_bytes(text_db.read_bytes())
+    sqlnb("train", path, "--model", "e", "--tokens", "train_tokens", "--labels", "train_labels")
+    sqlnb("calibrate", path, "--model", "e", "--tokens", "calibration_tokens", "--labels",
+          "calibration_labels", "--method", "sigmoid")  # fmt: skip
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE TABLE no_tokens AS SELECT * FROM calibration_tokens WHERE false")
+        con.execute(
+            "CREATE TABLE others AS SELECT doc_id + 100000 AS doc_id, label FROM calibration_labels"
+        )
+    before = snapshot(path)
+    for tokens, labels in (("no_tokens", "calibration_labels"), ("calibration_tokens", "others")):
+        done = sqlnb("calibrate", path, "--model", "e", "--tokens", tokens, "--labels", labels,
+                     ok=False)  # fmt: skip
+        assert done.returncode == 1 and "an empty calibration set" in done.stderr, done.stderr
+        assert snapshot(path) == before  # the sigmoid calibration is still there
