@@ -259,6 +259,9 @@ def test_em_refuses_bad_input(corpus_db, tmp_path):
         (("--unlabeled", "unlabeled", "--em-iterations", -2), "--em-iterations must be >= 0"),
         (("--unlabeled", "unlabeled", "--kind", "complement"), "complement Naive Bayes models"),
         (("--unlabeled", "missing"), "missing"),
+        (("--unlabeled", "unlabeled", "--alpha", 0), "EM needs alpha > 0"),
+        (("--unlabeled-docs", "unlabeled"), "with --tokens the unlabeled documents are a tokens"),
+        (("--em-weight", 0.5), "go with --unlabeled"),
     ]:
         done = sqlnb("train", path, "--model", "keep", *base, *args, ok=False)
         assert done.returncode == 1 and message in done.stderr, done.stderr
@@ -404,3 +407,33 @@ def test_select_refuses_bad_numbers(corpus_db):
         )
         assert done.returncode == 1 and message in done.stderr, done.stderr
         assert snapshot(corpus_db) == before
+
+
+def test_em_reads_only_the_labeled_rows_of_a_shared_tokens_table(corpus_db, tmp_path):
+    """A warehouse's one tokens table holds the labeled and the unlabeled documents: the
+    labeled side of EM is the labeled documents' rows only (no document counted twice)."""
+    path = tmp_path / "shared.duckdb"
+    path.write_bytes(corpus_db.read_bytes())
+    em = ("--labels", "few_labels", "--unlabeled", "unlabeled", "--em-iterations", 2)
+    sqlnb("train", path, "--model", "few", "--tokens", "few_tokens", *em)
+    sqlnb("train", path, "--model", "all", "--tokens", "train_tokens", *em)
+    totals = frame(path, "SELECT model, SUM(count) AS n FROM sqlnb_word_counts GROUP BY model")
+    n = dict(zip(totals["model"], totals["n"]))
+    assert n["all"] == pytest.approx(n["few"], rel=1e-12)
+    assert np.abs(proba(path, "all") - proba(path, "few")).max() < 1e-12
+
+
+def test_an_em_model_is_not_appended_to_or_retuned(corpus_db, tmp_path):
+    path = tmp_path / "frozen.duckdb"
+    path.write_bytes(corpus_db.read_bytes())
+    sqlnb("train", path, "--model", "em", "--tokens", "few_tokens", "--labels", "few_labels",
+          "--unlabeled", "unlabeled", "--em-iterations", 1)  # fmt: skip
+    before = snapshot(path)
+    for args, message in [
+        (("train", path, "--model", "em", "--tokens", "few_tokens", "--labels", "few_labels",
+          "--append"), "appending would add counts without running EM again"),
+        (("retune", path, "--model", "em", "--alpha", 0.1), "train it again with --unlabeled"),
+    ]:  # fmt: skip
+        done = sqlnb(*args, ok=False)
+        assert done.returncode == 1 and message in done.stderr, done.stderr
+        assert snapshot(path) == before
