@@ -171,24 +171,16 @@ def test_class_weights_equal_sample_weighted_scikit_learn(text_db, kind, weights
 def test_class_weights_for_the_gaussian_table(cancer_db, weights):
     x, y = cancer(cancer_db, "train")
     given = weights if weights == "balanced" else {"benign": 1, "malignant": 4}
-    # scikit-learn takes the variance smoothing from the unweighted variances, sqlnb from the
-    # weighted ones (README): without smoothing, the two are the same model
-    reference = GaussianNB(var_smoothing=0).fit(x, y, sample_weight=compute_sample_weight(given, y))
-    sqlnb(
-        "train",
-        cancer_db,
-        "--model",
-        "g",
-        "--table",
-        "train",
-        "--class-weight",
-        weights,
-        "--var-smoothing",
-        0,
-    )
-    got = proba(cancer_db, "--model", "g", "--table", "held_out")
-    want = reference.predict_proba(cancer(cancer_db, "held_out")[0])
-    assert np.abs(got - want).max() < 1e-9
+    # the variance smoothing scales by the unweighted variances, as scikit-learn's
+    for smoothing in (1e-9, 1e-3):
+        reference = GaussianNB(var_smoothing=smoothing).fit(
+            x, y, sample_weight=compute_sample_weight(given, y)
+        )
+        sqlnb("train", cancer_db, "--model", "g", "--table", "train", "--class-weight", weights,
+              "--var-smoothing", smoothing)  # fmt: skip
+        got = proba(cancer_db, "--model", "g", "--table", "held_out")
+        want = reference.predict_proba(cancer(cancer_db, "held_out")[0])
+        assert np.abs(got - want).max() < 1e-9
 
 
 def test_class_weights_are_kept_by_append_and_retune_and_checked(text_db, tmp_path):

@@ -251,15 +251,50 @@ def test_sample_weights_tables(con):
     rng = np.random.default_rng(111)
     frame["w"] = rng.integers(1, 4, len(frame)).astype(float)
     load(con, "t", frame)
-    gaussian = sqlnb.train(
-        con, sqlnb.Table("t", features=("a", "b"), weight="w"), kind="gaussian", model="g"
-    )
-    reference = GaussianNB().fit(frame[["a", "b"]], frame["label"], sample_weight=frame["w"])
-    got = log_probas(gaussian, sqlnb.Table("t"))
-    expected = reference.predict_log_proba(frame[["a", "b"]])
-    for i in range(len(frame)):
-        for j, c in enumerate(reference.classes_):
-            assert got[i, c] == pytest.approx(expected[i, j], abs=1e-8)
+    for smoothing in (1e-9, 0.3):  # scaled by the unweighted variances, as scikit-learn
+        gaussian = sqlnb.train(
+            con,
+            sqlnb.Table("t", features=("a", "b"), weight="w"),
+            kind="gaussian",
+            model="g",
+            var_smoothing=smoothing,
+        )
+        reference = GaussianNB(var_smoothing=smoothing).fit(
+            frame[["a", "b"]], frame["label"], sample_weight=frame["w"]
+        )
+        got = log_probas(gaussian, sqlnb.Table("t"))
+        expected = reference.predict_log_proba(frame[["a", "b"]])
+        for i in range(len(frame)):
+            for j, c in enumerate(reference.classes_):
+                assert got[i, c] == pytest.approx(expected[i, j], abs=1e-9)
+    # appending adds the unweighted statistics up; a model stored before them (no
+    # sqlnb_gaussian_spread rows) pools its class statistics, the same without weights
+    half = frame.iloc[: len(frame) // 2]
+    load(con, "first", half)
+    load(con, "second", frame.iloc[len(frame) // 2 :])
+    load(con, "plain", frame.drop(columns="w"))
+    for model, weight in (("weighted", "w"), ("old", None)):
+        whole = sqlnb.train(
+            con,
+            sqlnb.Table("t" if weight else "plain", features=("a", "b"), weight=weight),
+            kind="gaussian",
+            model=f"{model}_whole",
+            var_smoothing=0.3,
+        )
+        sqlnb.train(
+            con,
+            sqlnb.Table("first", features=("a", "b"), weight=weight),
+            kind="gaussian",
+            model=model,
+            var_smoothing=0.3,
+        )
+        if weight is None:
+            con.execute(f"DELETE FROM sqlnb_gaussian_spread WHERE model = '{model}'")
+        grown = sqlnb.append(
+            con, sqlnb.Table("second", features=("a", "b"), weight=weight), model=model
+        )
+        a, b = log_probas(grown, sqlnb.Table("t")), log_probas(whole, sqlnb.Table("t"))
+        assert max(abs(a[k] - b[k]) for k in a) <= 1e-9
     categorical = sqlnb.train(
         con, sqlnb.Table("t", features=("c",), weight="w"), kind="categorical", model="c"
     )

@@ -1,7 +1,9 @@
 -- Gaussian parameters: the class mean, and the variance m2 / n (population, the maximum
 -- likelihood estimate, as scikit-learn) or with $sample m2 / (n - 1) (0 for a single value),
 -- plus epsilon = $var_smoothing * the largest population variance of any feature over all
--- training rows, pooled from the class statistics (Chan et al.), as scikit-learn's GaussianNB.
+-- training rows, each counted once whatever its weight (sqlnb_gaussian_spread), as scikit-learn's
+-- GaussianNB; for a model stored before that table, pooled from the class statistics (Chan et
+-- al.), the same for a model trained without weights.
 INSERT INTO sqlnb_gaussian (model, class_id, label, feature, mean, var)
 SELECT
   s.model AS model,
@@ -17,7 +19,11 @@ FROM sqlnb_gaussian_stats AS s
 JOIN sqlnb_classes AS c
   ON c.model = s.model AND c.class_id = s.class_id
 CROSS JOIN (
-  SELECT $var_smoothing * MAX(t.m2 / t.n) AS epsilon
+  SELECT
+    $var_smoothing * COALESCE(
+      (SELECT MAX(v.m2 / v.n) FROM sqlnb_gaussian_spread AS v WHERE v.model = $model),
+      MAX(t.m2 / t.n)
+    ) AS epsilon
   FROM (
     SELECT
       f.feature AS feature,

@@ -68,9 +68,10 @@ def _features(names: Sequence[str]) -> exp.Select | exp.Union:
     return selects[0] if len(selects) == 1 else exp.union(*selects, distinct=False)
 
 
-def stats(model: str, names: Sequence[str], rows_query: exp.Query, labeled: exp.Expr) -> exp.Insert:
-    """Insert the Gaussian sufficient statistics of every (class, feature) with a value: n,
-    mean and m2 over its non-missing values, weighted by the rows' sample weights."""
+def moments(names: Sequence[str], rows_query: exp.Query, labeled: exp.Expr) -> exp.Select:
+    """The Gaussian sufficient statistics (class_id, feature, n, mean, m2) of every (class,
+    feature) with a value, over its non-missing values, weighted by the rows' weights
+    (``labeled``: doc_id, class_id, weight)."""
     weight = col("weight", "l")
     means = _with_labels(rows_query, labeled).select(col("class_id", "l").as_("class_id"))
     for i in range(len(names)):
@@ -104,7 +105,6 @@ def stats(model: str, names: Sequence[str], rows_query: exp.Query, labeled: exp.
 
     unpivoted = (
         exp.select(
-            exp.convert(model).as_("model"),
             col("class_id", "s").as_("class_id"),
             col("feature", "f").as_("feature"),
             *(pick(p).as_(p) for p in ("n", "mean", "m2")),
@@ -112,12 +112,40 @@ def stats(model: str, names: Sequence[str], rows_query: exp.Query, labeled: exp.
         .from_(squares.subquery("s"))
         .join(_features(names).subquery("f"), join_type="CROSS")
     )
-    kept = (  # a class without a value of the feature has no statistics for it
-        exp.select(*STATS)
+    return (  # a class without a value of the feature has no statistics for it
+        exp.select(*STATS[1:])
         .from_(unpivoted.subquery("u"))
         .where(exp.Not(this=exp.Is(this=col("n"), expression=exp.null())))
     )
+
+
+def stats(model: str, names: Sequence[str], rows_query: exp.Query, labeled: exp.Expr) -> exp.Insert:
+    """Insert the Gaussian sufficient statistics of every (class, feature): :func:`moments`
+    weighted by the rows' sample (and class) weights."""
+    found = moments(names, rows_query, labeled).subquery("s")
+    kept = exp.select(exp.convert(model).as_("model"), *STATS[1:]).from_(found)
     return exp.insert(kept, templates.table("sqlnb_gaussian_stats"), columns=list(STATS))
+
+
+def spread(
+    model: str, names: Sequence[str], rows_query: exp.Query, labeled: exp.Expr
+) -> exp.Insert:
+    """Insert every feature's statistics (feature, n, mean, m2) over all training rows, each
+    counted once whatever its weight: the variances scikit-learn takes its variance smoothing
+    from (``np.var(X, axis=0)``, without the sample weights)."""
+    once = (
+        exp.select(
+            col("doc_id", "l").as_("doc_id"),
+            exp.convert(0).as_("class_id"),
+            templates.number(1.0).as_("weight"),
+        )
+        .distinct()
+        .from_(exp.Subquery(this=labeled.copy(), alias=exp.TableAlias(this=exp.to_identifier("l"))))
+    )
+    found = moments(names, rows_query, once).subquery("s")
+    columns = ("feature", "n", "mean", "m2")
+    kept = exp.select(exp.convert(model).as_("model"), *columns).from_(found)
+    return exp.insert(kept, templates.table("sqlnb_gaussian_spread"), columns=["model", *columns])
 
 
 def part(model: str | exp.Expr, names: Sequence[str], rows_table: exp.Expr) -> exp.Select:

@@ -36,8 +36,8 @@ class Likelihood:
 
     def count(
         self, model: str, inputs: Inputs, labeled: exp.Expr, names: Sequence[str]
-    ) -> exp.Expr:
-        """The statement that stores its counts of the labeled rows."""
+    ) -> list[exp.Expr]:
+        """The statements that store its counts of the labeled rows."""
         raise NotImplementedError
 
     def derive(self, model: str, params: Params) -> exp.Expr:
@@ -86,8 +86,11 @@ class Gaussian(Likelihood):
 
     def count(
         self, model: str, inputs: Inputs, labeled: exp.Expr, names: Sequence[str]
-    ) -> exp.Expr:
-        return gaussian.stats(model, names, inputs[ROWS], labeled)
+    ) -> list[exp.Expr]:
+        return [
+            gaussian.stats(model, names, inputs[ROWS], labeled),
+            gaussian.spread(model, names, inputs[ROWS], labeled),
+        ]
 
     def derive(self, model: str, params: Params) -> exp.Expr:
         return templates.render(
@@ -126,10 +129,12 @@ class Categorical(Likelihood):
 
     def count(
         self, model: str, inputs: Inputs, labeled: exp.Expr, names: Sequence[str]
-    ) -> exp.Expr:
-        return templates.render(
-            "categorical/counts.sql", model=model, values=inputs[CATEGORIES], labeled=labeled
-        )
+    ) -> list[exp.Expr]:
+        return [
+            templates.render(
+                "categorical/counts.sql", model=model, values=inputs[CATEGORIES], labeled=labeled
+            )
+        ]
 
     def derive(self, model: str, params: Params) -> exp.Expr:
         alpha = templates.number(params["alpha"])

@@ -35,6 +35,16 @@ TABLES = (
         amounts=("n", "m2"),
         finite=("mean",),
     ),
+    # every feature over all training rows, unweighted: the variance smoothing's scale
+    ModelTable(
+        "sqlnb_gaussian_spread",
+        ("feature", "n", "mean", "m2"),
+        counts=True,
+        keys=(("feature",),),
+        amounts=("n", "m2"),
+        finite=("mean",),
+        optional=True,
+    ),
     ModelTable("sqlnb_gaussian", ("class_id", "label", "feature", "mean", "var")),
     ModelTable(
         "sqlnb_category_counts",
@@ -99,7 +109,9 @@ class Tabular(Kind):
         return source.ids(db)
 
     def count(self, model: str, inputs: Inputs, labeled: Labeled, params: Params) -> list[exp.Expr]:
-        return [lk.count(model, inputs, labeled.rows, names) for lk, names in used(params)]
+        return [
+            s for lk, names in used(params) for s in lk.count(model, inputs, labeled.rows, names)
+        ]
 
     def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
         return [lk.derive(model, params) for lk, _ in used(params)]
