@@ -83,6 +83,30 @@ def class_weighted(
     return templates.select("train/class_weight.sql", labels=labels, factor=factor)
 
 
+def class_sizes(db: Any, labels: exp.Query) -> dict[str, int]:
+    """The number of labeled documents of each label (each counted once: what 'balanced'
+    weighs by)."""
+    rows = db.fetch(
+        exp.select(
+            exp.cast(exp.column("label", "l"), "VARCHAR"),
+            exp.func("COUNT", exp.Star()),
+        )
+        .from_(labels.subquery("l"))
+        .group_by(exp.cast(exp.column("label", "l"), "VARCHAR"))
+    )
+    return {str(label): int(n) for label, n in rows}
+
+
+def balanced(sizes: dict[str, int]) -> dict[str, float]:
+    """scikit-learn's 'balanced' class weights n / (K n_k) of the class sizes n_k.
+
+    >>> balanced({"a": 3, "b": 1})
+    {'a': 0.6666666666666666, 'b': 2.0}
+    """
+    n, k = sum(sizes.values()), len(sizes)
+    return {label: n / (k * size) for label, size in sizes.items()}
+
+
 def prior_bindings(params: dict[str, Any]) -> tuple[exp.Expr, exp.Expr]:
     """The (weight, total) of sql/train/prior.sql: given priors are used as they are; learned
     ones are n_docs + prior_alpha, normalised; uniform ones 1, normalised."""

@@ -8,6 +8,7 @@ checked (reads, never writes), which :meth:`Training.apply` runs in one transact
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +19,17 @@ from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, Entry
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
-from sqlnb.hyper import Pruning, check_class_prior, class_weighted, prior_bindings
+from sqlnb.hyper import (
+    Pruning,
+    balanced,
+    check_class_prior,
+    class_sizes,
+    class_weighted,
+    prior_bindings,
+)
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
 from sqlnb.kinds import KINDS, Kind, kind_for
-from sqlnb.kinds.base import Labeled
+from sqlnb.kinds.base import Labeled, ModelTable
 from sqlnb.tokenizer import Tokenizer
 
 
@@ -201,6 +209,8 @@ def train(
         }
         params["select"] = str(select)
     check_class_prior(params["class_prior"], batch.label_values)
+    if params["class_weight"] == "balanced":  # what appending needs to weigh again
+        params["class_sizes"] = class_sizes(db, batch.labels_query)
     weighted = class_weighted(batch.labels_query, params["class_weight"], batch.label_values)
     statements = writing(
         db,
@@ -266,12 +276,10 @@ def append(
     counts = (CLASSES, *(t for t in the_kind.tables if t.counts))
     derived = catalog.derived(the_kind)
     weights = params.get("class_weight")
-    if weights == "balanced":
-        raise SqlnbError(
-            f"model {model!r} weighs its classes 'balanced', by the class sizes of all its "
-            "training documents: appending would change the old documents' weights; train on "
-            "all of them (or with weights given per class)"
-        )
+    base = model  # the counts the batch's are added to
+    scaled: list[exp.Expr] = []
+    if weights == "balanced":  # the old counts and the batch weighed by the union's sizes
+        weights, scaled, base = _rebalanced(db, model, params, batch.labels_query, counts)
     # a label the weights do not name weighs 1, new ones included
     named = {k: w for k, w in (weights or {}).items() if k in batch.label_values}
     labeled = Labeled.of(class_weighted(batch.labels_query, named or None, batch.label_values))
@@ -282,18 +290,20 @@ def append(
         *catalog.creates(db, the_kind, script=dialect is not None),  # a newer sqlnb's tables
         *catalog.deletes(staging, counts),
         *catalog.deletes(merged, counts),
+        *scaled,
         templates.render("train/classes.sql", model=staging, labeled=labeled.rows),
         *the_kind.count(staging, batch.inputs, labeled, params),
         templates.render(
-            "append/classes.sql", model=model, batch=staging, merged=merged, sort_key=sort_key
+            "append/classes.sql", model=base, batch=staging, merged=merged, sort_key=sort_key
         ),
         *(
-            templates.render(t.merge, model=model, batch=staging, merged=merged)
+            templates.render(t.merge, model=base, batch=staging, merged=merged)
             for t in counts
             if t is not CLASSES  # merged above, renumbering the classes
         ),
         *catalog.deletes(model, (MODELS, *counts, *derived)),
         *catalog.deletes(staging, counts),
+        *(catalog.deletes(base, counts) if base != model else []),
     ]
     for table in counts:  # the merged counts become the model's
         rows = (
@@ -316,6 +326,56 @@ def append(
         reads=_named(source),
         drops_calibration=catalog.calibration(db, model),
     )
+
+
+def _rebalanced(
+    db: Database,
+    model: str,
+    params: dict[str, Any],
+    labels: exp.Query,
+    counts: Sequence[ModelTable],
+) -> tuple[dict[str, float], list[exp.Expr], str]:
+    """Appending to a 'balanced' model, whose weights n / (K n_k) depend on every training
+    document's class: the union's weights by label, the statements that copy the model's
+    counts to a scaled model (each class's weighted amounts times its new weight over its
+    old: constant within a class, a weight scales them), and that model's name. The class
+    sizes are updated in ``params``."""
+    old = params.get("class_sizes")
+    labels_of = {int(c["class_id"]): str(c["label"]) for c in catalog.classes(db, model)}
+    if not (
+        isinstance(old, dict)
+        and set(old) == set(labels_of.values())
+        and all(isinstance(n, int) and n > 0 for n in old.values())
+    ):
+        raise SqlnbError(
+            f"model {model!r} weighs its classes 'balanced' but does not record its class "
+            "sizes (an earlier sqlnb trained it): train it again on all its documents"
+        )
+    sizes = dict(old)
+    for label, n in class_sizes(db, labels).items():
+        sizes[label] = sizes.get(label, 0) + n
+    before, after = balanced(old), balanced(sizes)
+    params["class_sizes"] = sizes
+    scaled = model + "\x1fscaled"
+    factor = exp.Case(this=exp.column("class_id"))
+    for class_id, label in sorted(labels_of.items()):
+        factor = factor.when(exp.convert(class_id), templates.number(after[label] / before[label]))
+    statements = catalog.deletes(scaled, counts)
+    for table in counts:
+        weighed = "class_id" in table.columns
+        columns = [
+            exp.Mul(this=exp.column(c), expression=factor.copy()).as_(c)
+            if weighed and c in table.amounts
+            else exp.column(c)
+            for c in table.columns
+        ]
+        rows = (
+            exp.select(exp.convert(scaled).as_("model"), *columns)
+            .from_(table.node())
+            .where(exp.column("model").eq(exp.convert(model)))
+        )
+        statements.append(exp.insert(rows, table.node(), columns=["model", *table.columns]))
+    return after, statements, scaled
 
 
 def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:

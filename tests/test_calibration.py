@@ -246,19 +246,6 @@ def test_class_weights_are_kept_by_append_and_retune_and_checked(text_db, tmp_pa
             (
                 "train",
                 "--model",
-                "b",
-                "--tokens",
-                "calibration_tokens",
-                "--labels",
-                "calibration_labels",
-                "--append",
-            ),
-            "weighs its classes 'balanced'",
-        ),
-        (
-            (
-                "train",
-                "--model",
                 "x",
                 "--tokens",
                 "train_tokens",
@@ -289,6 +276,52 @@ def test_class_weights_are_kept_by_append_and_retune_and_checked(text_db, tmp_pa
         assert done.returncode == 1 and message in done.stderr, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
         assert snapshot(path) == before
+
+
+@pytest.mark.parametrize("kind", ["multinomial", "bernoulli", "complement"])
+def test_balanced_append_equals_balanced_training_on_the_union(text_db, tmp_path, kind):
+    """'balanced' weighs by every training document's class: appending weighs the model's
+    counts and the batch again by the union's class sizes (the batch's first batch lacks a
+    class, which the second brings)."""
+    path = tmp_path / "bal.duckdb"
+    path.write_bytes(text_db.read_bytes())
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE TABLE first_labels AS SELECT * FROM train_labels WHERE label <> 'c2'")
+        con.execute(
+            "CREATE TABLE second_labels AS SELECT * FROM train_labels WHERE label = 'c2' "
+            "UNION ALL SELECT * FROM calibration_labels"
+        )
+        con.execute(
+            "CREATE TABLE all_tokens AS SELECT * FROM train_tokens "
+            "UNION ALL SELECT * FROM calibration_tokens"
+        )
+    args = ("--model", "b", "--kind", kind, "--tokens", "all_tokens")
+    sqlnb("train", path, *args, "--labels", "first_labels", "--class-weight", "balanced")
+    sqlnb("train", path, "--model", "b", "--tokens", "all_tokens", "--labels", "second_labels",
+          "--append")  # fmt: skip
+    vocab = sorted(frame(path, "SELECT DISTINCT word FROM all_tokens")["word"])
+    parts = [matrix(path, p, vocab) for p in ("train", "calibration", "held_out")]
+    x = sp.vstack([parts[0][0], parts[1][0]])
+    y = np.concatenate([parts[0][1], parts[1][1]])
+    nb = {"multinomial": MultinomialNB, "bernoulli": BernoulliNB, "complement": ComplementNB}
+    reference = nb[kind]().fit(x, y, sample_weight=compute_sample_weight("balanced", y))
+    got = proba(path, "--model", "b", "--tokens", "held_out_tokens")
+    assert np.abs(got - reference.predict_proba(parts[2][0])).max() < 1e-9
+    shown = json.loads(sqlnb("show", path, "--model", "b", "--json").stdout)
+    sizes = shown["hyperparameters"]["class_sizes"]
+    assert sizes == {c: int((y == c).sum()) for c in ("c0", "c1", "c2")}
+
+
+def test_balanced_append_of_a_gaussian_table(cancer_db, tmp_path):
+    path = tmp_path / "g.duckdb"
+    path.write_bytes(cancer_db.read_bytes())
+    sqlnb("train", path, "--model", "g", "--table", "train", "--class-weight", "balanced")
+    sqlnb("train", path, "--model", "g", "--table", "calibration", "--append")
+    x = np.vstack([cancer(path, "train")[0], cancer(path, "calibration")[0]])
+    y = np.concatenate([cancer(path, "train")[1], cancer(path, "calibration")[1]])
+    reference = GaussianNB().fit(x, y, sample_weight=compute_sample_weight("balanced", y))
+    got = proba(path, "--model", "g", "--table", "held_out")
+    assert np.abs(got - reference.predict_proba(cancer(path, "held_out")[0])).max() < 1e-9
 
 
 # --- calibration -----------------------------------------------------------------------------
