@@ -40,8 +40,10 @@ def given_priors(db: Database, entry: Entry, text: str | dict[str, float]) -> di
     """Given new priors (``'spam=0.2,ham=0.8'``), checked, by class_id."""
     classes = catalog.classes(db, entry.name)
     labels = [str(c["label"]) for c in classes]
-    priors = parse_class_prior(text) if isinstance(text, str) else dict(text)
+    if isinstance(text, str) and "=" not in text:
+        raise SqlnbError(f"--priors takes 'estimate' or label=probability pairs, not {text!r}")
     try:
+        priors = parse_class_prior(text) if isinstance(text, str) else dict(text)
         check_class_prior(priors, labels)
     except SqlnbError as error:
         raise SqlnbError(f"--priors: {str(error).removeprefix('class prior ')}") from None

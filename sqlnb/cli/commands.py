@@ -130,9 +130,12 @@ def train(
             print_script(plan.script(dialect))
             return
         entry = plan.apply()
+    weighted = entry.params.get("class_weight") or any(
+        getattr(s, "weight", None) for s in (labels, data)
+    )
     echo(
         f"{'appended to' if append else 'trained'} {entry.kind_name} model {model_name!r}: "
-        f"{float(entry.info['n_docs']):.10g} documents, "
+        f"{float(entry.info['n_docs']):.10g} documents{' (weighted)' if weighted else ''}, "
         f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
     )
     dropped(plan.drops_calibration)

@@ -288,6 +288,7 @@ def render_html(model: Model, numbers: dict[str, Any], data_name: str, labels_na
             _card("macro-F1", "macro_f1", numbers["macro_f1"]),
             _card("log-loss", "log_loss", numbers["log_loss"]),
             _card("Brier score", "brier", numbers["brier"]),
+            _card("calibration error", "ece", numbers["ece"]),
             _card("documents evaluated", "n_docs", numbers["n_docs"]),
         ]
     )
