@@ -854,3 +854,76 @@ def test_an_empty_calibration_set_is_refused(text_db, tmp_path):
                      ok=False)  # fmt: skip
         assert done.returncode == 1 and "an empty calibration set" in done.stderr, done.stderr
         assert snapshot(path) == before  # the sigmoid calibration is still there
+
+
+@pytest.mark.parametrize("weights", ["balanced", "k0=1,k1=2.5,k2=6"])
+def test_class_weights_for_categorical_and_mixed_tables(tmp_path, weights):
+    """Categorical: scikit-learn's CategoricalNB with the sample weights; mixed: the sum of a
+    weighted GaussianNB's and CategoricalNB's joint log-likelihoods, normalised."""
+    from sklearn.naive_bayes import CategoricalNB
+
+    rng = np.random.default_rng(8)
+    n = 400
+    y = rng.choice(3, size=n, p=[0.6, 0.3, 0.1])
+    frame_ = pd.DataFrame(
+        {
+            "id": np.arange(n),
+            "a": rng.normal(size=n) * 2 + y,
+            "c": [f"v{v}" for v in (rng.integers(0, 3, n) + y) % 4],
+            "d": [f"u{v}" for v in (rng.integers(0, 2, n) * y) % 3],
+            "label": [f"k{v}" for v in y],
+        }
+    )
+    path = tmp_path / "cat.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.register("f", frame_)
+        con.execute("CREATE TABLE t AS SELECT * FROM f")
+    given = weights if weights == "balanced" else {"k0": 1, "k1": 2.5, "k2": 6}
+    w = compute_sample_weight(given, frame_["label"])
+    codes = np.column_stack([frame_[c].str[1:].astype(int) for c in ("c", "d")])
+    categorical = CategoricalNB().fit(codes, frame_["label"], sample_weight=w)
+    sqlnb("train", path, "--model", "c", "--kind", "categorical", "--table", "t", "--features",
+          "c,d", "--class-weight", weights)  # fmt: skip
+    got = proba(path, "--model", "c", "--table", "t")
+    assert np.abs(got - categorical.predict_proba(codes)).max() < 1e-9
+    gaussian = GaussianNB().fit(frame_[["a"]], frame_["label"], sample_weight=w)
+    sqlnb("train", path, "--model", "m", "--kind", "mixed", "--table", "t", "--class-weight",
+          weights)  # fmt: skip
+    jll = (
+        gaussian.predict_joint_log_proba(frame_[["a"]])
+        + categorical.predict_joint_log_proba(codes)
+        - categorical.class_log_prior_
+    )
+    got = proba(path, "--model", "m", "--table", "t")
+    assert np.abs(got - np.exp(log_softmax(jll, axis=1))).max() < 1e-9
+
+
+def test_bad_cost_tables_are_refused_with_the_database_unchanged(text_db, tmp_path, text_model):
+    path = tmp_path / "costs.duckdb"
+    path.write_bytes(text_db.read_bytes())
+    labels = list(text_model.classes_)
+    pairs = [(a, b, 1.0 if a != b else 0.0) for a in labels for b in labels]
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE TABLE c (actual TEXT, predicted TEXT, cost DOUBLE)")
+        con.executemany("INSERT INTO c VALUES (?, ?, ?)", pairs)
+        con.execute("CREATE TABLE unknown AS SELECT * FROM c UNION ALL SELECT 'c9', 'c0', 1")
+        con.execute("CREATE TABLE twice AS SELECT * FROM c UNION ALL SELECT 'c0', 'c1', 2")
+        con.execute(
+            "CREATE TABLE nulls AS SELECT actual, predicted, NULLIF(cost, 1) AS cost FROM c"
+        )
+        con.execute("CREATE TABLE columns AS SELECT actual, predicted, cost AS price FROM c")
+        con.execute("CREATE TABLE mine AS SELECT DISTINCT doc_id AS id FROM held_out_tokens")
+    before = snapshot(path)
+    for table, message in [
+        ("unknown", "names label 'c9', which model 'm' does not know"),
+        ("twice", "gives two costs of predicting 'c1' for 'c0'"),
+        ("nulls", "is None, not a finite number >= 0"),
+        ("columns", "cost"),
+    ]:
+        for command in ("predict", "classify"):
+            extra = ("--update", "mine", "--into", "label") if command == "classify" else ()
+            done = sqlnb(command, path, "--model", "m", "--tokens", "held_out_tokens",
+                         "--costs", table, *extra, ok=False)  # fmt: skip
+            assert done.returncode == 1 and message in done.stderr, done.stderr
+            assert len(done.stderr.strip().splitlines()) == 1
+            assert snapshot(path) == before
