@@ -19,7 +19,7 @@ from typing import Any
 from sqlglot import exp
 
 from sqlnb import templates
-from sqlnb.engine import Database
+from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.kinds import KINDS, Kind, ModelTable, kind
 from sqlnb.version import __version__
@@ -92,15 +92,17 @@ def creates(db: Database, the_kind: Kind, *, script: bool = False) -> list[exp.E
     database has already (asking is cheaper than creating on some engines: Spark's catalog),
     or all of them in a ``script`` (printed, to run on another database). A readable table
     that is now a view, as an earlier sqlnb left it, is dropped first (its rows are derived,
-    and the view shows them again for every model)."""
+    and the view shows them again for every model). Where the engine wants them, the indexes
+    the SQL functions look words up by (also on tables an earlier sqlnb made)."""
     statements: list[exp.Expr] = []
     for t in tables(the_kind):
         found = db.relation_type(t.node())
         if t.view and found == "table":
             statements.append(templates.render("catalog/drop_table.sql", table=t.node()))
-        elif found is not None and not script:
-            continue
-        statements.append(templates.render(t.create))
+        if found is None or script or (t.view and found == "table"):
+            statements.append(templates.render(t.create))
+        if t.lookup and db.dialect.lookup_index and not script:  # for the SQL functions
+            statements.append(dialects.index(t.node(), "lookup", t.lookup))
     return statements
 
 

@@ -61,6 +61,10 @@ class Dialect:
     # every token instead of building an automatic index on the join's columns (prediction at
     # 80k token rows took 35 s instead of 0.06 s, benchmarks/engines.py).
     index_model: bool = False
+    # True where the SQL functions look a text's words up one by one (PostgreSQL's, SQLite's):
+    # the tables they read by word (ModelTable.lookup) get an index on (model, word), without
+    # which each call scans the model's whole vocabulary (a 312,642-word model: 26 ms a text).
+    lookup_index: bool = False
     # True where regular expressions backtrack (Java's): a token pattern that repeats a
     # repetition ambiguously could take exponential time there, and is refused.
     backtracking_regex: bool = False
@@ -155,6 +159,7 @@ DIALECTS: dict[str, Dialect] = {
             typed_columns=False,
             python_functions=True,
             tokenizes_first=True,
+            lookup_index=True,
         ),
         # (Each transaction first sets a safe search_path and takes a lock per schema:
         # PostgresBackend.opening.)
@@ -166,6 +171,7 @@ DIALECTS: dict[str, Dialect] = {
             view_if_not_exists=False,
             analyze=True,
             index_model=True,
+            lookup_index=True,
             default_pattern=r"[[:alpha:][:digit:]]+(?:'[[:alpha:][:digit:]]+)*",
             functions="postgres",
             functions_check_tables=True,
@@ -327,11 +333,16 @@ def _filled(tree: exp.Expr) -> exp.Table | None:
 
 def _model_index(table: exp.Table) -> exp.Create:
     """CREATE INDEX IF NOT EXISTS <table>_model ON <table> (model)."""
+    return index(table, "model", ("model",))
+
+
+def index(table: exp.Table, name: str, columns: Sequence[str]) -> exp.Create:
+    """CREATE INDEX IF NOT EXISTS <table>_<name> ON <table> (<columns>)."""
     return exp.Create(
         this=exp.Index(
-            this=exp.to_identifier(f"{table.name}_model"),
+            this=exp.to_identifier(f"{table.name}_{name}"),
             table=table.copy(),
-            params=exp.IndexParameters(columns=[exp.column("model")]),
+            params=exp.IndexParameters(columns=[exp.column(c) for c in columns]),
         ),
         kind="INDEX",
         exists=True,

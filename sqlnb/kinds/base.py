@@ -89,6 +89,9 @@ class ModelTable:
     finite: tuple[str, ...] = ()
     # A count table that model files written before it existed lack (then it has no rows).
     optional: bool = False
+    # The columns the SQL functions look its rows up by, one text's words at a time (where
+    # the engine has indexes for that: Dialect.lookup_index).
+    lookup: tuple[str, ...] = ()
 
     @property
     def create(self) -> str:

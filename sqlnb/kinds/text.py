@@ -32,7 +32,7 @@ WORD_COUNTS = ModelTable(
     keys=(("class_id", "word"),),
     amounts=("count",),
 )
-SCORING = ModelTable(wide.TABLE, ())
+SCORING = ModelTable(wide.TABLE, (), lookup=("model", "word"))
 BASE = ModelTable("sqlnb_base", ("class_id", "score", "n_zero", "presence"))
 LOG_THETA = ModelTable("sqlnb_log_theta", ("class_id", "label", "word", "log_theta"), view=True)
 LOG_ABSENT = ModelTable("sqlnb_log_absent", ("class_id", "word", "log_absent"), view=True)
@@ -45,7 +45,9 @@ DOC_FREQ = ModelTable(
     optional=True,
 )
 DOC_COUNT = ModelTable("sqlnb_doc_count", ("n",), counts=True, amounts=("n",), optional=True)
-TRANSFORM = ModelTable("sqlnb_transform", ("word", "idf", "sublinear", "norm"))
+TRANSFORM = ModelTable(
+    "sqlnb_transform", ("word", "idf", "sublinear", "norm"), lookup=("model", "word")
+)
 
 
 class TextKind(Kind):
