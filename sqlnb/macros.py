@@ -23,18 +23,20 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import cache, templates
+from sqlnb import cache, catalog, templates
 from sqlnb.catalog import TOKENIZERS
 from sqlnb.engine import Database, functions
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
-from sqlnb.kinds import wide
-from sqlnb.kinds.text import BASE, any_base, any_parts
+from sqlnb.kinds import KINDS, wide
+from sqlnb.kinds.base import Kind
+from sqlnb.kinds.text import BASE, DOC_COUNT, norm, value
 from sqlnb.pipeline import (
     DOCUMENTS,
     JLL,
@@ -66,21 +68,72 @@ class _Text(Docs):
         pass
 
 
-def refresh(db: Database) -> None:
-    """Keep the macros current after a training, append, retune, import or drop (inside its
-    transaction): rewrite them if the database's tokenizers changed, else leave them."""
+@dataclass(frozen=True)
+class Shape:
+    """What the functions are built for: the database's tokenizers (canonical JSON, see
+    :meth:`Tokenizer.key`) and whether any model is calibrated by temperature, by a map
+    (sigmoid or isotonic), or has a document transform. A step no model needs is left out of
+    them (on DuckDB, binding a function's unused branches costs more than running it)."""
+
+    tokenizers: tuple[str, ...] = ()
+    temperature: bool = True
+    mapped: bool = True
+    transformed: bool = True
+
+    MARKS = ("+temperature", "+mapped", "+transformed")
+
+    @classmethod
+    def of(cls, db: Database) -> Shape:
+        """The database's shape now."""
+        tokenizers = tuple(r[0] for r in db.fetch(_distinct_tokenizers()))
+        methods: set[str] = set()
+        if db.relation_type(catalog.CALIBRATION.node()) is not None:
+            query = exp.select("method").distinct().from_(catalog.CALIBRATION.node())
+            methods = {str(r[0]) for r in db.fetch(query)}
+        transformed = False
+        if db.relation_type(DOC_COUNT.node()) is not None:
+            query = exp.select(exp.func("COUNT", exp.Star())).from_(DOC_COUNT.node())
+            transformed = bool(db.fetch(query)[0][0])
+        mapped = bool(methods & {"sigmoid", "isotonic"})
+        return cls(tokenizers, "temperature" in methods, mapped, transformed)
+
+    @property
+    def keys(self) -> list[str]:
+        """As recorded in sqlnb_functions: the tokenizers, then a mark for each step."""
+        flags = (self.temperature, self.mapped, self.transformed)
+        return [*self.tokenizers, *(m for m, on in zip(self.MARKS, flags) if on)]
+
+    @classmethod
+    def recorded(cls, keys: list[str]) -> Shape:
+        return cls(
+            tuple(k for k in keys if k not in cls.MARKS),
+            *(m in keys for m in cls.MARKS),
+        )
+
+
+def refresh(db: Database, model: str | None = None) -> None:
+    """Keep the SQL functions current after a write of ``model`` (a training, append, retune,
+    import, calibration or drop; inside its transaction): rewrite them if the database's
+    tokenizers changed (or sqlnb did), else leave them; on DuckDB, write the model's lookup
+    row again (:func:`lookups`)."""
     # relation_type, not exists(): a failed probe would abort PostgreSQL's transaction
     if db.dialect.functions is None or db.relation_type(TOKENIZERS.node()) is None:
         return
     if db.dialect.functions_check_tables and db.relation_type(BASE.node()) is None:
         return  # the engine checks a function's tables when it is created: no text model yet
-    keys = [r[0] for r in db.fetch(_distinct_tokenizers())]
+    keys = Shape.of(db).keys
     record = exp.to_table(RECORD)
-    wanted = sorted((__version__, k) for k in keys) or [(__version__, None)]
+    wanted: list[tuple[str, str | None]] = [(__version__, k) for k in sorted(keys)]
     if db.relation_type(record) is not None:
         built = db.fetch(exp.select("version", "settings").from_(record))
-        if sorted(built, key=str) == sorted(wanted, key=str):
+        if sorted(built, key=str) == sorted(wanted or [(__version__, None)], key=str):
+            for statement in lookups(db, None if model is None else [model]):
+                db.execute(statement)
             return
+    for the_kind in KINDS.values():  # the tables they read, as this sqlnb keeps them
+        if the_kind.functions:
+            for statement in (*catalog.creates(db, the_kind), *the_kind.upgrades()):
+                db.execute(statement)
     where = db.backend.schema or ""  # the functions' text names it (PostgreSQL)
     key = f"macros {db.dialect.name} {where} {cache.source_stamp()} {json.dumps(keys)}"
     texts = cache.load(key)  # the same for every database: built once per machine
@@ -91,8 +144,66 @@ def refresh(db: Database) -> None:
             for text in (db.texts(s) if isinstance(s, exp.Expr) else [s])
         ]
         cache.store(key, texts)
+    for statement in lookups(db):  # every model's (the table may be new), before the macros
+        db.execute(statement)
     for text in texts:
         db.execute(text)
+
+
+LOOKUP = "sqlnb_lookup"
+
+
+def lookups(db: Database, models: list[str] | None = None) -> list[exp.Expr]:
+    """DuckDB's macros read each text model's lookup row (``sql/macros/lookup.sql``) from the
+    table sqlnb_lookup, written when the model is: building it costs 0.19 s for 28,445 words
+    and 2.9 s for 312,642, reading it 3 and 17 ms. The statements that write the rows of
+    ``models`` (default: every text model) again, and delete those of models that are gone."""
+    if db.dialect.functions != "macros":
+        return []
+    table = exp.to_table(LOOKUP)
+    texts = exp.select("model").from_(catalog.MODELS.node())
+    kinds = [k.name for k in KINDS.values() if k.functions]
+    texts = texts.where(exp.column("kind").isin(*(exp.convert(k) for k in kinds)))
+    wanted = sorted(r[0] for r in db.fetch(texts))
+    if models is None:
+        models = wanted
+    statements: list[exp.Expr] = [
+        exp.Create(
+            this=table.copy(),
+            kind="TABLE",
+            exists=True,
+            expression=_lookup_rows("", exp.false()),
+        )
+    ]
+    for name in models:
+        statements.append(exp.delete(table.copy(), where=exp.column("model").eq(exp.convert(name))))
+        if name in wanted:
+            statements.append(exp.insert(_lookup_rows(name, exp.true()), table.copy()))
+    return statements
+
+
+def _lookup_rows(model: str, where: exp.Expr) -> exp.Select:
+    """(model, the lookup row's columns) of model ``model``, where ``where``."""
+    row = _lookup(exp.convert(model)).subquery("l")
+    return exp.select(exp.convert(model).as_("model"), exp.Star()).from_(row).where(where)
+
+
+def _lookup(model: exp.Expr) -> exp.Select:
+    """The lookup row of ``model`` (``sql/macros/lookup.sql``)."""
+    row_block, sign = wide.signed_block()
+    return templates.select(
+        "macros/lookup.sql",
+        model=model,
+        weight=wide.pick("w"),
+        block=wide.block_of(templates.col("class_id", "c")),
+        row_block=row_block,
+        sign=sign,
+        bucket=_bucket(templates.col("word", "w"), templates.col("buckets", "z")),
+    )
+
+
+def _bucket(word: exp.Expr, buckets: exp.Expr) -> exp.Expr:
+    return templates.expressions("macros/bucket.sql", word=word, buckets=buckets)["bucket"]
 
 
 def _distinct_tokenizers() -> exp.Select:
@@ -100,8 +211,9 @@ def _distinct_tokenizers() -> exp.Select:
 
 
 def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
-    """The statements that (re)write the three macros for the tokenizers ``keys`` (canonical
-    JSON, see :meth:`Tokenizer.key`) and record them."""
+    """The statements that (re)write the three macros for the :class:`Shape` of ``keys`` and
+    record them."""
+    shape = Shape.recorded(keys)
     record = exp.to_table(RECORD)
     rows = [
         exp.select(exp.convert(__version__).as_("version"), exp.convert(k).as_("settings"))
@@ -112,15 +224,16 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
         recorded = exp.union(recorded, row, distinct=False)
     form, table_function = db.dialect.functions, db.dialect.table_function
     if form == "macros":  # list functions: see _listed
-        listed = _listed(keys)
+        listed = _listed(shape)
         label, proba = (_checked_text(listed[c], table_function) for c in ("label", "proba"))
     else:
-        text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
+        one = exp.select(exp.convert(1).as_("doc_id"))
+        text = _labels(_tokens(db, list(shape.tokenizers)), one, shape)
         label, proba = (_scalar(text, c, table_function) for c in ("label", "proba"))
     source = functions.table_argument(form, TOKENS_ARG)
     tokens = Tokens("sqlnb_tokens").render(templates.col("count", quoted=True), source)
     documents = templates.select("input/documents.sql", source=exp.to_table(INPUT))
-    table = _labels(tokens, documents)
+    table = _labels(tokens, documents, shape)
     ok = exp.select(_checked(BASE.node(), "is not a text model", exp.true()).as_("ok"))
     checked_table = (
         exp.select("*")
@@ -159,29 +272,17 @@ def _checked_text(value: exp.Expr, table_function: bool) -> exp.Expr:
     return _checked(TOKENIZERS.node(), why, value)
 
 
-def _listed(keys: list[str]) -> dict[str, exp.Expr]:
+def _listed(shape: Shape) -> dict[str, exp.Expr]:
     """DuckDB's label and proba of the text sqlnb_text under the model sqlnb_model, as scalar
-    subqueries over the model's lookup row (``sql/macros/lookup.sql``): the text is tokenized
-    into a list (:meth:`Tokenizer.words`, by the model's tokenizer among ``keys``), its words
-    looked up and scored with list functions (``sql/macros/scores.sql``), and the scores
-    normalised (``sql/macros/posterior.sql``). Without a join or an aggregate over its words,
-    DuckDB runs a query over many texts as one projection of its distinct texts, in parallel."""
-
-    def bucket(word: exp.Expr, buckets: exp.Expr) -> exp.Expr:
-        return templates.expressions("macros/bucket.sql", word=word, buckets=buckets)["bucket"]
-
-    row_block, sign = wide.signed_block()
-    lookup = templates.select(
-        "macros/lookup.sql",
-        model=MODEL,
-        weight=wide.pick("w"),
-        block=wide.block_of(templates.col("class_id", "c")),
-        row_block=row_block,
-        sign=sign,
-        bucket=bucket(templates.col("word", "w"), templates.col("buckets", "z")),
-    )
+    subqueries over the model's lookup row (``sql/macros/lookup.sql``, stored in sqlnb_lookup):
+    the text is tokenized into a list (:meth:`Tokenizer.words`, by the model's tokenizer
+    among the shape's), its words looked up and scored with list functions
+    (``sql/macros/scores.sql``), and the scores normalised (``sql/macros/posterior.sql``).
+    Without a join or an aggregate over its words, DuckDB runs a query over many texts as one
+    projection of its distinct texts, in parallel."""
+    lookup = exp.select("*").from_(exp.to_table(LOOKUP)).where(exp.column("model").eq(MODEL))
     words: list[tuple[str, exp.Expr]] = [
-        (key, Tokenizer.from_dict(json.loads(key)).words(TEXT)) for key in keys
+        (key, Tokenizer.from_dict(json.loads(key)).words(TEXT)) for key in shape.tokenizers
     ]
     tokens: exp.Expr = exp.cast(exp.null(), exp.DataType.build("VARCHAR[]", dialect="duckdb"))
     if len(words) == 1:
@@ -195,44 +296,74 @@ def _listed(keys: list[str]) -> dict[str, exp.Expr]:
         t = templates.expressions("macros/terms.sql", found=found)
         return joint(t["base"], t["n_zero"], t[score])
 
-    distinct_words = exp.func("MAP_KEYS", exp.column("h"))
+    (per_class,) = templates.expressions(
+        "macros/counted.sql", counted=terms(exp.column("found"), "counted")
+    ).values()
+    if shape.transformed:  # the model's documents transformed, if it has a transform
+        x = exp.column("x")
+        i = exp.column("i")
+        found_count = exp.Bracket(
+            this=exp.func("MAP_VALUES", exp.column("h")), expressions=[i.copy()]
+        )
+        word_idf = exp.Bracket(
+            this=templates.col("idf", "l"),
+            expressions=[exp.Bracket(this=exp.func("MAP_KEYS", exp.column("h")), expressions=[i])],
+        )
+        squares = exp.Lambda(this=exp.Mul(this=exp.column("v"), expression=exp.column("v")),
+                             expressions=[exp.to_identifier("v")])  # fmt: skip
+        absolute = exp.Lambda(
+            this=exp.Abs(this=exp.column("v")), expressions=[exp.to_identifier("v")]
+        )
+        (changed,) = templates.expressions(
+            "macros/transformed.sql",
+            value=value(found_count, templates.col("sublinear", "l"), word_idf),
+            norm=norm(
+                templates.col("norm", "l"),
+                exp.func("LIST_SUM", exp.func("LIST_TRANSFORM", x.copy(), absolute)),
+                exp.func("LIST_SUM", exp.func("LIST_TRANSFORM", x.copy(), squares)),
+            ),
+            transformed=terms(exp.func("MAP_KEYS", exp.column("h")), "transformed"),
+        ).values()
+        per_class = exp.Case(
+            ifs=[exp.If(this=templates.col("transformed", "l"), true=changed)], default=per_class
+        )
     (jll,) = templates.expressions(
         "macros/scores.sql",
         tokens=tokens,
-        bucket=bucket(exp.column("t"), templates.col("buckets", "l")),
-        counted=terms(exp.column("found"), "counted"),
-        transformed=terms(distinct_words, "transformed"),
+        bucket=_bucket(exp.column("t"), templates.col("buckets", "l")),
+        per_class=per_class,
     ).values()
+    if shape.temperature:  # softmax(jll / T), T 1 for a model without
+        jll = exp.func(
+            "LIST_TRANSFORM",
+            jll,
+            exp.Lambda(
+                this=exp.Div(this=exp.column("v"), expression=templates.col("temperature", "l")),
+                expressions=[exp.to_identifier("v")],
+            ),
+        )
     top, total = exp.column("top"), exp.column("total")
-    # temperature scaling: softmax(jll / T), T 1 for a model without
-    scaled = exp.func(
-        "LIST_TRANSFORM",
-        jll,
-        exp.Lambda(
-            this=exp.Div(this=exp.column("v"), expression=templates.col("temperature", "l")),
-            expressions=[exp.to_identifier("v")],
-        ),
-    )
     posterior = templates.expressions(
         "macros/posterior.sql",
-        jll=scaled,
+        jll=jll,
         term=normalised(exp.column("v"), top, exp.null())["term"],
         proba=normalised(top, top, total)["proba"],
         each=normalised(exp.column("v"), top, total)["proba"],
     )
-    # sigmoid or isotonic: the label and probability of the calibrated list
-    calibrated = templates.expressions(
-        "macros/calibrated_lists.sql",
-        probas=posterior["probas"],
-        mapped=mapping(None, given={n: exp.column(n) for n in ("p", "lo", "a", "b", "method")}),
-    )
-    chosen = {
-        name: exp.Case(
-            ifs=[exp.If(this=templates.col("calibrated", "l"), true=calibrated[name])],
-            default=posterior[name],
+    chosen = {name: posterior[name] for name in ("label", "proba")}
+    if shape.mapped:  # sigmoid or isotonic: the label and probability of the calibrated list
+        calibrated = templates.expressions(
+            "macros/calibrated_lists.sql",
+            probas=posterior["probas"],
+            mapped=mapping(None, given={n: exp.column(n) for n in ("p", "lo", "a", "b", "method")}),
         )
-        for name in ("label", "proba")
-    }
+        chosen = {
+            name: exp.Case(
+                ifs=[exp.If(this=templates.col("calibrated", "l"), true=calibrated[name])],
+                default=posterior[name],
+            )
+            for name in ("label", "proba")
+        }
     return {
         name: exp.select(value).from_(lookup.subquery("l", copy=False)).subquery()
         for name, value in chosen.items()
@@ -253,10 +384,11 @@ def register_sqlite(connection: Any) -> None:
     db = Database.connect(connection)
     if not db.dialect.python_functions:
         raise SqlnbError("register_sqlite takes a sqlite3 connection")
-    keys = []
+    shape = Shape()
     if db.relation_type(TOKENIZERS.node()) is not None:
-        keys = [r[0] for r in db.fetch(_distinct_tokenizers())]
-    text = _labels(_tokens(db, keys), exp.select(exp.convert(1).as_("doc_id")))
+        shape = Shape.of(db)
+    one = exp.select(exp.convert(1).as_("doc_id"))
+    text = _labels(_tokens(db, list(shape.tokenizers)), one, shape)
     label = functions.raising(_checked_text(exp.Max(this=exp.column("label", "q")), False), None)
     both = exp.select(label.as_("label"), exp.Max(this=exp.column("proba", "q")).as_("proba"))
     placeholders = {n: exp.Placeholder(this=n) for n in (MODEL.name, TEXT.name)}
@@ -317,29 +449,50 @@ def _tokens(db: Database, keys: list[str]) -> exp.Query:
     return union
 
 
-def _labels(tokens: exp.Query, documents: exp.Query) -> exp.Select:
+def _by_kind(part: Callable[[Kind], exp.Expr]) -> exp.Query:
+    """``part`` of each kind the functions serve, for the model ``sqlnb_model`` if it is of
+    that kind: the kind is asked for its own base and parts (:meth:`Kind.any_parts`)."""
+    branches: list[exp.Query] = []
+    for the_kind in KINDS.values():
+        if the_kind.functions:
+            mine = (
+                exp.select("model")
+                .from_(catalog.MODELS.node())
+                .where(exp.column("kind").eq(exp.convert(the_kind.name)))
+            )
+            found = exp.Subquery(this=part(the_kind), alias="k")
+            branches.append(exp.select("*").from_(found).where(MODEL.isin(query=mine)))
+    union: exp.Query = branches[0]
+    for other in branches[1:]:
+        union = exp.union(union, other, distinct=False)
+    return union
+
+
+def _labels(tokens: exp.Query, documents: exp.Query, shape: Shape) -> exp.Select:
     """(doc_id, label, proba) of the documents, scored from ``tokens`` by the model
-    ``sqlnb_model`` whatever its kind (see :func:`sqlnb.kinds.text.any_parts`)."""
+    ``sqlnb_model``, whatever its kind, by the rules of its kind (:func:`_by_kind`), with the
+    steps of the database's ``shape``."""
+    input_tokens = exp.select("*").from_(INPUT)
     jll = templates.select(
         "macros/jll.sql",
         jll=joint_of(),
         documents=exp.to_table(DOCUMENTS),
-        base=any_base(MODEL),
-        parts=any_parts(MODEL, exp.select("*").from_(INPUT)),
+        base=_by_kind(lambda k: k.base(MODEL)),
+        parts=_by_kind(lambda k: k.any_parts(MODEL, input_tokens.copy(), shape.transformed)),
     )
+    steps: list[tuple[str, exp.Query]] = [(INPUT, tokens), (DOCUMENTS, documents)]
+    if shape.temperature:
+        scaled = templates.select("macros/temperature.sql", jll=exp.to_table(RAW_JLL))
+        steps += [(RAW_JLL, jll), (JLL, scaled)]
+    else:
+        steps.append((JLL, jll))
+    if shape.mapped:
+        raw = f"{POSTERIOR}_raw"
+        calibrated = templates.select(
+            "macros/calibrated.sql", posterior=exp.to_table(raw), mapped=mapping(None, "k")
+        )
+        steps += [(raw, posterior()), (POSTERIOR, calibrated)]
+    else:
+        steps.append((POSTERIOR, posterior()))
     final = templates.select("macros/label.sql", posterior=exp.to_table(POSTERIOR))
-    raw = f"{POSTERIOR}_raw"
-    scaled = templates.select("macros/temperature.sql", jll=exp.to_table(RAW_JLL))
-    calibrated = templates.select(
-        "macros/calibrated.sql", posterior=exp.to_table(raw), mapped=mapping(None, "k")
-    )
-    return Pipeline(
-        [
-            (INPUT, tokens),
-            (DOCUMENTS, documents),
-            (RAW_JLL, jll),
-            (JLL, scaled),
-            (raw, posterior()),
-            (POSTERIOR, calibrated),
-        ]
-    ).select(final)
+    return Pipeline(steps).select(final)

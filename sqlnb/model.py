@@ -246,6 +246,7 @@ class Model(Entry):
             for statement in fitted.statements(self.name):
                 self.db.execute(statement)
             self._check_current()
+            training.finish(training.Training(self.db, self.name, self.kind, self.params, []))
         return fitted
 
     def calibration(self) -> list[dict[str, Any]]:

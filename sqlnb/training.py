@@ -81,7 +81,7 @@ def finish(written: Training, *, functions: bool = True) -> Entry:
     if written.no_words and not entry.info.get("n_features"):
         raise SqlnbError(written.no_words)
     if functions:
-        macros.refresh(db)
+        macros.refresh(db, model)
     return entry
 
 
@@ -421,7 +421,7 @@ def drop(db: Database, model: str) -> None:
     with db.transaction():
         for statement in catalog.drop(current):
             db.execute(statement)
-        macros.refresh(db)
+        macros.refresh(db, model)
 
 
 def _named(source: Source) -> str:

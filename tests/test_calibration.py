@@ -912,7 +912,9 @@ def test_bad_cost_tables_are_refused_with_the_database_unchanged(text_db, tmp_pa
             "CREATE TABLE nulls AS SELECT actual, predicted, NULLIF(cost, 1) AS cost FROM c"
         )
         con.execute("CREATE TABLE columns AS SELECT actual, predicted, cost AS price FROM c")
-        con.execute("CREATE TABLE mine AS SELECT DISTINCT doc_id AS id FROM held_out_tokens")
+        con.execute(
+            "CREATE OR REPLACE TABLE mine AS SELECT DISTINCT doc_id AS id FROM held_out_tokens"
+        )
     before = snapshot(path)
     for table, message in [
         ("unknown", "names label 'c9', which model 'm' does not know"),

@@ -13,7 +13,7 @@
 --   base, base_zero, presence: sqlnb_base's per-class base and whether a word counts once;
 --   labels: the classes' labels, in class order; settings: the model's tokenizer;
 --   idf, sublinear, norm: the model's document transform (sqlnb_transform: per word in the
---     order of words, and its settings); transformed: whether it changes any count;
+--     order of words, and its settings); transformed: whether it has one (rows there);
 --   temperature: the model's T (1 unless calibrated by temperature); calibrated: whether it is
 --     calibrated by sigmoid or isotonic; cal_method, cal_lo, cal_a, cal_b: per class (in class
 --     order) its calibration rows' method and lists of lo, a and b in the order of lo (NULL for
@@ -127,7 +127,7 @@ CROSS JOIN (
     LIST(f.idf ORDER BY v.pos) AS idf,
     BOOL_OR(f.sublinear) AS sublinear,
     MAX(f.norm) AS norm,
-    BOOL_OR(f.sublinear OR f.norm IS NOT NULL OR f.idf <> 1) AS transformed
+    COUNT(*) > 0 AS transformed
   FROM vocabulary AS v
   JOIN sqlnb_transform AS f
     ON f.model = $model AND f.word = v.word

@@ -4,11 +4,9 @@
 -- (sql/macros/lookup.sql). Each token is found in its hash bucket ($bucket, of the token t):
 -- the bucket's first word, else (rarely: a start below 0) the bucket's other words, the next
 -- ones of l.owner that bucket; found is its position in l.words, 0 for a word the model does
--- not know. A Bernoulli model (l.presence) counts a word once. A class's jll ($counted) is the
--- rule of sql/predict/joint.sql over its terms (sql/macros/terms.sql): its base plus its
--- weights of the words found. A model with a document transform (l.transformed) scores each
--- distinct word found once, by its count transformed as sql/tfidf/transform.sql transforms it
--- ($transformed).
+-- not know. A Bernoulli model (l.presence) counts a word once. $per_class is the list of the
+-- classes' joint log-likelihoods from the positions found: sql/macros/counted.sql, or for a
+-- model with a document transform sql/macros/transformed.sql.
 -- LIST_TRANSFORM([value], LAMBDA name: ...)[1] names a value once (DuckDB has no LET); $bucket
 -- is written out where it is used instead: a name for each token costs more than hashing again.
 SELECT
@@ -32,39 +30,6 @@ SELECT
           END
         )
       ],
-      LAMBDA found: CASE
-        WHEN l.transformed
-          THEN LIST_TRANSFORM(
-            [LIST_AGGREGATE(LIST_FILTER(found, LAMBDA f: f > 0), 'histogram')],
-            LAMBDA h: LIST_TRANSFORM(
-              [
-                LIST_TRANSFORM(
-                  RANGE(1, LEN(MAP_KEYS(h)) + 1),
-                  LAMBDA i: CASE
-                    WHEN l.sublinear THEN 1 + LN(MAP_VALUES(h)[i])
-                    ELSE MAP_VALUES(h)[i]
-                  END * l.idf[MAP_KEYS(h)[i]]
-                )
-              ],
-              LAMBDA x: LIST_TRANSFORM(
-                [
-                  COALESCE(
-                    NULLIF(
-                      CASE
-                        WHEN l.norm = 'l1' THEN LIST_SUM(LIST_TRANSFORM(x, LAMBDA v: ABS(v)))
-                        WHEN l.norm = 'l2' THEN SQRT(LIST_SUM(LIST_TRANSFORM(x, LAMBDA v: v * v)))
-                        ELSE 1
-                      END,
-                      0
-                    ),
-                    1
-                  )
-                ],
-                LAMBDA norm: LIST_TRANSFORM(RANGE(1, LEN(l.labels) + 1), LAMBDA c: $transformed)
-              )[1]
-            )[1]
-          )[1]
-        ELSE LIST_TRANSFORM(RANGE(1, LEN(l.labels) + 1), LAMBDA c: $counted)
-      END
+      LAMBDA found: $per_class
     )[1]
   )[1] AS jll

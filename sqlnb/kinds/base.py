@@ -241,6 +241,22 @@ class Kind:
         one row per document and class, reading the relations named by ``inputs``."""
         raise NotImplementedError
 
+    # Whether the SQL functions (sqlnb_classify(model, text), ...) serve its models.
+    functions: ClassVar[bool] = False
+
+    def upgrades(self) -> list[exp.Expr]:
+        """Statements that bring the rows an earlier sqlnb stored for models of the kind up
+        to what the SQL functions read now (run when they are rebuilt)."""
+        return []
+
+    def any_parts(self, model: Name, tokens: exp.Query, transforms: bool = True) -> exp.Query:
+        """:meth:`parts` of any model of the kind from a text's ``tokens`` (doc_id, word,
+        count), for the SQL functions, whose model is a parameter: the settings that shape
+        the parts are read from the kind's tables, not from parameters known when the query
+        is built (without ``transforms``, no model of the database has a document
+        transform)."""
+        raise NotImplementedError
+
     # --- explaining ------------------------------------------------------------------------
 
     def contributions(self, model: str, params: Params) -> exp.Expr:

@@ -75,6 +75,7 @@ class TextKind(Kind):
         "log P(predicted) − log P(true); the prior adds the rest."
     )
     em_refusal: ClassVar[str] = ""
+    functions: ClassVar[bool] = True
 
     def refuses_em(self, params: Params) -> str:
         zero = [n for n in ("alpha", "beta") if params.get(n) == 0]
@@ -145,6 +146,30 @@ class TextKind(Kind):
         zeros, absent = self.may_be_zero(params), "a" in self.weights
         return wide.parts(model, self._scored(model, params), zeros=zeros, absent=absent)
 
+    def upgrades(self) -> list[exp.Expr]:
+        return [templates.render("tfidf/doc_count_backfill.sql")]
+
+    def any_parts(self, model: Name, tokens: exp.Query, transforms: bool = True) -> exp.Query:
+        """:meth:`parts` of any model of the kind, its settings read from its tables rather
+        than its parameters (the SQL functions serve every model, the model a parameter):
+        probability-0 factors are allowed for, and a kind that takes a document transform
+        transforms the documents of a model that has one (:func:`_with_transform`; one
+        without is scored as it is, without looking its words up in sqlnb_transform)."""
+        scored = templates.select(self.scored, tokens=tokens)
+        absent = "a" in self.weights
+        plain = wide.parts(model, scored, zeros=True, absent=absent)
+        if not transforms or not any(h in self.hyperparameters for h in TRANSFORMS):
+            return plain
+        changed = transform(model, scored.copy(), TRANSFORM.node())
+        has = _with_transform(model)
+        return exp.union(
+            exp.select("*").from_(plain.subquery("p")).where(exp.not_(has)),
+            exp.select("*")
+            .from_(wide.parts(model, changed, zeros=True, absent=absent).subquery("p"))
+            .where(has.copy()),
+            distinct=False,
+        )
+
     def check(self, db: Database, model: str, params: Params) -> None:
         if not transformed(params):
             return
@@ -179,13 +204,17 @@ class TextKind(Kind):
             return lambda bindings: wide.formula(name, {**bindings, **smoothing})
 
         families = {prefix: weight(name) for prefix, name in self.weights.items()}
-        counts, vocabulary = None, templates.select("tfidf/vocabulary.sql", model=model)
+        statements: list[exp.Expr] = []
+        counts = None
         if transformed(params):  # the counts times the idf they leave out (see count)
             scaled = params["idf"] != "none" and not idf_in_counts(params)
             counts = templates.select("tfidf/counts.sql", model=model, scaled=scaled)
             vocabulary = frequencies(model, params)
+            statements.append(
+                templates.render("tfidf/derive.sql", model=model, frequencies=vocabulary)
+            )
         return [
-            templates.render("tfidf/derive.sql", model=model, frequencies=vocabulary),
+            *statements,
             wide.derive(model, families, n_classes, counts),
             self.derive_base(model),
         ]
@@ -293,14 +322,12 @@ class Bernoulli(TextKind):
         return templates.render("bernoulli/base.sql", model=model, absent=wide.absent_sums(model))
 
 
-def any_parts(model: Name, tokens: exp.Query) -> exp.Expr:
-    """The parts of the joint log-likelihood of any text model, whatever its kind: its
-    document transform and how a word counts (by its count, or once) are read from the
-    model's sqlnb_transform and sqlnb_base, and probability-0 factors and Bernoulli's rows of
-    log(1 - theta) are always allowed for. For SQL functions that serve every text model
-    (slower than a kind's own :meth:`TextKind.parts`)."""
-    scored = transform(model, tokens, TRANSFORM.node())
-    return wide.parts(model, scored, zeros=True, absent=True, presence=True)
+def _with_transform(model: Name) -> exp.Expr:
+    """Whether model ``model`` (a name, or the functions' parameter) has a document transform:
+    a row in sqlnb_doc_count, which only such models have (one row each: an engine reads it
+    whole, as a query of Spark's SQL functions must, where it cannot look the model up)."""
+    name = model if isinstance(model, exp.Expr) else exp.convert(model)
+    return name.isin(query=exp.select("model").from_(DOC_COUNT.node()))
 
 
 def transformed(params: Params) -> bool:
@@ -332,15 +359,40 @@ def frequencies(model: Name, params: Params) -> exp.Select:
     )
 
 
+def value(count: exp.Expr, sublinear: exp.Expr, idf: exp.Expr) -> exp.Expr:
+    """A word's transformed ``count`` (``sql/tfidf/value.sql``), before the document's norm."""
+    found = templates.expressions("tfidf/value.sql", count=count, sublinear=sublinear, idf=idf)
+    return found["value"]
+
+
+def norm(which: exp.Expr, sum_abs: exp.Expr, sum_squares: exp.Expr) -> exp.Expr:
+    """A document's norm (``sql/tfidf/norm.sql``) from its values' sums."""
+    bindings = {"norm": which, "sum_abs": sum_abs, "sum_squares": sum_squares}
+    return templates.expressions("tfidf/norm.sql", **bindings)["norm"]
+
+
 def transform(model: Name, tokens: exp.Query, settings: exp.Expr) -> exp.Select:
     """The (doc_id, word, count) ``tokens`` transformed by the ``settings`` (model, word, idf,
     sublinear, norm: :func:`frequencies` or the table sqlnb_transform) of model ``model``."""
-    return templates.select("tfidf/transform.sql", model=model, tokens=tokens, frequencies=settings)
+    x = templates.col("value", "x")
 
+    def total(of: exp.Expr) -> exp.Expr:  # over the document's words
+        return exp.Window(this=exp.Sum(this=of), partition_by=[templates.col("doc_id", "x")])
 
-def any_base(model: Name) -> exp.Expr:
-    """The per-class base of any text model (see :func:`any_parts`)."""
-    return templates.render("text/base.sql", model=model)
+    return templates.select(
+        "tfidf/transform.sql",
+        model=model,
+        tokens=tokens,
+        frequencies=settings,
+        value=value(
+            templates.col("count", "t"), templates.col("sublinear", "f"), templates.col("idf", "f")
+        ),
+        norm=norm(
+            templates.col("norm", "x"),
+            total(exp.Abs(this=x.copy())),
+            total(exp.Mul(this=x.copy(), expression=x.copy())),
+        ),
+    )
 
 
 def _beta(params: Params) -> float:

@@ -295,34 +295,6 @@ FROM (
   WHERE
     c.model = 'spam'
 ) AS w;
-INSERT INTO sqlnb_transform (
-  model,
-  word,
-  idf,
-  sublinear,
-  norm
-)
-SELECT
-  'spam' AS model,
-  f.word AS word,
-  f.idf AS idf,
-  f.sublinear AS sublinear,
-  f.norm AS norm
-FROM (
-  SELECT
-    'spam' AS model,
-    w.word AS word,
-    CAST(1 AS DOUBLE) AS idf,
-    FALSE AS sublinear,
-    CAST(NULL AS TEXT) AS norm
-  FROM sqlnb_word_counts AS w
-  WHERE
-    w.model = 'spam'
-  GROUP BY
-    w.word
-) AS f
-WHERE
-  f.model = 'spam';
 INSERT INTO "sqlnb_scoring" (
   model,
   word,

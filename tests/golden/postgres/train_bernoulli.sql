@@ -309,35 +309,6 @@ FROM (
     c.model = 'spam'
 ) AS w;
 ANALYZE sqlnb_prior;
-INSERT INTO sqlnb_transform (
-  model,
-  word,
-  idf,
-  sublinear,
-  norm
-)
-SELECT
-  'spam' AS model,
-  f.word AS word,
-  f.idf AS idf,
-  f.sublinear AS sublinear,
-  f.norm AS norm
-FROM (
-  SELECT
-    'spam' AS model,
-    w.word AS word,
-    CAST(1 AS DOUBLE PRECISION) AS idf,
-    FALSE AS sublinear,
-    CAST(NULL AS TEXT) AS norm
-  FROM sqlnb_word_counts AS w
-  WHERE
-    w.model = 'spam'
-  GROUP BY
-    w.word
-) AS f
-WHERE
-  f.model = 'spam';
-ANALYZE sqlnb_transform;
 INSERT INTO "sqlnb_scoring" (
   model,
   word,
