@@ -48,6 +48,7 @@ from sqlnb.pipeline import (
     mapping,
     normalised,
     posterior,
+    prediction,
 )
 from sqlnb.tokenizer import Tokenizer
 from sqlnb.version import __version__
@@ -79,8 +80,12 @@ class Shape:
     temperature: bool = True
     mapped: bool = True
     transformed: bool = True
+    # For PostgreSQL's functions, which branch by model: each text model with a tokenizer,
+    # and its signature (its kind, the kind's shape of it, its tokenizer, its calibration).
+    models: tuple[tuple[str, str], ...] = ()
 
     MARKS = ("+temperature", "+mapped", "+transformed")
+    MODEL = "=model "
 
     @classmethod
     def of(cls, db: Database) -> Shape:
@@ -95,20 +100,47 @@ class Shape:
             query = exp.select(exp.func("COUNT", exp.Star())).from_(DOC_COUNT.node())
             transformed = bool(db.fetch(query)[0][0])
         mapped = bool(methods & {"sigmoid", "isotonic"})
-        return cls(tokenizers, "temperature" in methods, mapped, transformed)
+        models = _signatures(db) if db.dialect.functions == "postgres" else ()
+        return cls(tokenizers, "temperature" in methods, mapped, transformed, models)
 
     @property
     def keys(self) -> list[str]:
-        """As recorded in sqlnb_functions: the tokenizers, then a mark for each step."""
+        """As recorded in sqlnb_functions: the tokenizers, a mark for each step, the models."""
         flags = (self.temperature, self.mapped, self.transformed)
-        return [*self.tokenizers, *(m for m, on in zip(self.MARKS, flags) if on)]
+        marks = [m for m, on in zip(self.MARKS, flags) if on]
+        models = [self.MODEL + json.dumps(pair) for pair in self.models]
+        return [*self.tokenizers, *marks, *models]
 
     @classmethod
     def recorded(cls, keys: list[str]) -> Shape:
-        return cls(
-            tuple(k for k in keys if k not in cls.MARKS),
-            *(m in keys for m in cls.MARKS),
+        pairs = [json.loads(k.removeprefix(cls.MODEL)) for k in keys if k.startswith(cls.MODEL)]
+        models = tuple((str(pair[0]), str(pair[1])) for pair in pairs)
+        plain = [k for k in keys if not k.startswith(cls.MODEL)]
+        temperature, mapped, transformed = (m in keys for m in cls.MARKS)
+        tokenizers = tuple(k for k in plain if k not in cls.MARKS)
+        return cls(tokenizers, temperature, mapped, transformed, models)
+
+
+def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
+    """(model, signature) of each text model with a tokenizer, in name order: models of one
+    signature score with the same SQL (:func:`_branches`)."""
+    methods: dict[str, str] = {}
+    if db.relation_type(catalog.CALIBRATION.node()) is not None:
+        query = (
+            exp.select("model", exp.Min(this=exp.column("method")))
+            .from_(catalog.CALIBRATION.node())
+            .group_by("model")
         )
+        methods = {str(m): str(k) for m, k in db.fetch(query)}
+    found = []
+    for row in db.fetch_dicts(templates.parsed("catalog/models.sql")):
+        the_kind, params = KINDS.get(str(row["kind"])), json.loads(row["params"])
+        if the_kind is None or not the_kind.functions or not params.get("tokenizer"):
+            continue
+        shape = [the_kind.name, list(the_kind.shape(params)), params["tokenizer"]]
+        signature = json.dumps([*shape, methods.get(row["model"])], sort_keys=True)
+        found.append((str(row["model"]), signature))
+    return tuple(sorted(found))
 
 
 def refresh(db: Database, model: str | None = None) -> None:
@@ -247,7 +279,8 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
         exp.insert(recorded, record, columns=["version", "settings"]),
     ]
     if form == "postgres":
-        return [*records, *functions.postgres(db, label, proba, checked_table)]
+        by_model = _branches(db, shape)
+        return [*records, *functions.postgres(db, label, proba, checked_table, by_model)]
     if form == "spark":  # no table argument: IDENTIFIER() takes only a constant
         return [*records, *functions.spark(db, label, proba)]
     return [
@@ -256,6 +289,39 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
         templates.render("macros/proba.sql", body=proba),
         templates.render("macros/predict.sql", body=checked_table.subquery("b")),
     ]
+
+
+def _branches(db: Database, shape: Shape) -> list[tuple[list[str], dict[str, exp.Expr]]]:
+    """PostgreSQL's functions branch by model: for the models of each signature, the label
+    and the probability of the text by the pipeline ``predict`` runs for the first of them
+    (:func:`sqlnb.pipeline.prediction`, asking the model's kind), its name the functions'
+    parameter. (The pipeline of any model, :func:`_labels`, costs a third more a call.)"""
+    groups: dict[str, list[str]] = {}
+    for name, signature in shape.models:
+        groups.setdefault(signature, []).append(name)
+    found = []
+    one = exp.select(exp.convert(1).as_("doc_id"))
+    for names in groups.values():
+        entry = catalog.entry(db, names[0])
+        built = prediction(db, entry, _Text("sqlnb_text"), guard=False, check=False, documents=one)
+        for node in list(built.find_all(exp.EQ)):  # the model's name -> the parameter
+            for side, other in ((node.this, node.expression), (node.expression, node.this)):
+                if (
+                    isinstance(side, exp.Column)
+                    and side.name == "model"
+                    and isinstance(other, exp.Literal)
+                    and other.this == entry.name
+                ):
+                    other.replace(MODEL.copy())
+        text_label = exp.cast(exp.column("label", "q"), "VARCHAR")
+        values: dict[str, exp.Expr] = {
+            "label": exp.select(exp.Max(this=text_label)).from_(built.subquery("q")).subquery(),
+            "proba": exp.select(exp.Max(this=exp.column("proba", "q")))
+            .from_(built.copy().subquery("q"))
+            .subquery(),
+        }
+        found.append((names, values))
+    return found
 
 
 def _scalar(text: exp.Select, column: str, table_function: bool) -> exp.Expr:

@@ -153,15 +153,20 @@ class Tokenizer:
         for part in parts[1:]:  # tokenized side by side (see Database.partitions)
             matches = exp.union(matches, part, distinct=False)
         counting = "tokenize/count.sql" if grouped else "tokenize/rows.sql"
+
+        def kept(alias: str) -> exp.Expr:  # the token of relation alias is no stop word
+            if not self.stop_words:
+                return exp.true()
+            stop = exp.select("word").from_(_words(self.stop_words))
+            return exp.not_(exp.column("token", table=alias).isin(query=stop))
+
         if self.ngrams == (1, 1):  # words alone: no positions, no windows
-            kept: exp.Expr = exp.true()
-            if self.stop_words:
-                stop = exp.select("word").from_(_words(self.stop_words))
-                kept = exp.not_(exp.column("token", table="m").isin(query=stop))
-            words = templates.select("tokenize/words.sql", matches=matches.subquery("m"), kept=kept)
+            words = templates.select(
+                "tokenize/words.sql", matches=matches.subquery("m"), kept=kept("m")
+            )
             return templates.select(counting, grams=words.subquery("g"))
         positions = templates.render(
-            "tokenize/kept.sql", matches=matches.subquery("m"), stop_words=_words(self.stop_words)
+            "tokenize/kept.sql", matches=matches.subquery("t"), kept=kept("t")
         )
         low, high = self.ngrams
         grams: exp.Query = self._grams(low)

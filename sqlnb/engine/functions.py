@@ -6,7 +6,7 @@ macros are the trees as they are (``sql/macros/*.sql``)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
@@ -29,12 +29,21 @@ def table_argument(form: str | None, argument: exp.Expr) -> exp.Table:
     return exp.Table(this=exp.Anonymous(this="query_table", expressions=[argument]))
 
 
-def postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select) -> list[str]:
-    """The PostgreSQL functions: sqlnb_classify and sqlnb_proba are SQL functions around the
-    same scalar pipeline as the macros; sqlnb_predict runs the table pipeline with the table
-    put in by format() and the model bound as $1. DuckDB's error() becomes sqlnb_raise().
-    Each is created in the models' schema and names every table with it (the statements are
-    built on the database, whose backend qualifies them)."""
+def postgres(
+    db: Database,
+    label: exp.Expr,
+    proba: exp.Expr,
+    table: exp.Select,
+    branches: Sequence[tuple[Sequence[str], Mapping[str, exp.Expr]]] = (),
+) -> list[str]:
+    """The PostgreSQL functions: sqlnb_classify and sqlnb_proba are PL/pgSQL functions that
+    run, for a model of one of the ``branches`` (its models, and its "label" and "proba"
+    queries: the pipeline ``predict`` runs for them), that branch's query, and otherwise the
+    checks of ``label`` and ``proba`` (an unknown model, one without a tokenizer: errors);
+    PL/pgSQL keeps each query's plan for the session. sqlnb_predict runs the table pipeline
+    with the table put in by format() and the model bound as $1. DuckDB's error() becomes
+    sqlnb_raise(). Each is created in the models' schema and names every table with it (the
+    statements are built on the database, whose backend qualifies them)."""
     schema = db.backend.schema or "public"
     ident = exp.to_identifier(schema, quoted=True).sql("postgres")
     raise_in_schema = exp.Dot(this=exp.to_identifier(schema, quoted=True), expression=RAISE)
@@ -48,10 +57,20 @@ def postgres(db: Database, label: exp.Expr, proba: exp.Expr, table: exp.Select) 
     query_tree = bound(raising(rows, "BOOLEAN", raise_in_schema), model)
     source = exp.table_(SOURCE, db="pg_temp").sql("postgres")  # left as it is, then %s
     query = db.sql(query_tree).replace("%", "%%").replace(source, "%s")  # for format()
+
+    def body(column: str, checked: exp.Expr, type_name: str) -> str:
+        steps = []
+        for models, values in branches:
+            mine = exp.column(MODEL).isin(*(exp.convert(m) for m in models))
+            value = db.sql(raising(values[column], type_name, raise_in_schema))
+            steps.append(f"IF {db.sql(mine)} THEN RETURN {value}; END IF;")
+        fallback = db.sql(raising(checked, type_name, raise_in_schema))
+        return "\n".join([*steps, f"RETURN {fallback};"])
+
     return [
         fill("raise"),
-        fill("classify", body=db.sql(raising(label, "TEXT", raise_in_schema))),
-        fill("proba", body=db.sql(raising(proba, "DOUBLE PRECISION", raise_in_schema))),
+        fill("classify", body=body("label", label, "TEXT")),
+        fill("proba", body=body("proba", proba, "DOUBLE PRECISION")),
         fill(
             "predict",
             query=exp.Literal.string(query).sql("postgres"),

@@ -244,6 +244,12 @@ class Kind:
     # Whether the SQL functions (sqlnb_classify(model, text), ...) serve its models.
     functions: ClassVar[bool] = False
 
+    def shape(self, params: Params) -> tuple[Any, ...]:
+        """What the SQL of a model's prediction depends on besides its name and its
+        tokenizer: models of one kind and one shape share a branch of PostgreSQL's SQL
+        functions."""
+        return ()
+
     def upgrades(self) -> list[exp.Expr]:
         """Statements that bring the rows an earlier sqlnb stored for models of the kind up
         to what the SQL functions read now (run when they are rebuilt)."""

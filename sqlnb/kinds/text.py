@@ -149,6 +149,9 @@ class TextKind(Kind):
     def upgrades(self) -> list[exp.Expr]:
         return [templates.render("tfidf/doc_count_backfill.sql")]
 
+    def shape(self, params: Params) -> tuple[Any, ...]:
+        return (transformed(params), self.may_be_zero(params))
+
     def any_parts(self, model: Name, tokens: exp.Query, transforms: bool = True) -> exp.Query:
         """:meth:`parts` of any model of the kind, its settings read from its tables rather
         than its parameters (the SQL functions serve every model, the model a parameter):
