@@ -50,7 +50,7 @@ from sqlnb.pipeline import (
     posterior,
     prediction,
 )
-from sqlnb.tokenizer import Tokenizer
+from sqlnb.tokenizer import Tokenizer, register_functions
 from sqlnb.version import __version__
 
 MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in (functions.MODEL, "sqlnb_text", "sqlnb_tokens"))
@@ -300,25 +300,11 @@ def _branches(db: Database, shape: Shape) -> list[tuple[list[str], dict[str, exp
     for name, signature in shape.models:
         groups.setdefault(signature, []).append(name)
     found = []
-    one = exp.select(exp.convert(1).as_("doc_id"))
     for names in groups.values():
-        entry = catalog.entry(db, names[0])
-        built = prediction(db, entry, _Text("sqlnb_text"), guard=False, check=False, documents=one)
-        for node in list(built.find_all(exp.EQ)):  # the model's name -> the parameter
-            for side, other in ((node.this, node.expression), (node.expression, node.this)):
-                if (
-                    isinstance(side, exp.Column)
-                    and side.name == "model"
-                    and isinstance(other, exp.Literal)
-                    and other.this == entry.name
-                ):
-                    other.replace(MODEL.copy())
-        text_label = exp.cast(exp.column("label", "q"), "VARCHAR")
+        one = _one_text(db, catalog.entry(db, names[0]))
         values: dict[str, exp.Expr] = {
-            "label": exp.select(exp.Max(this=text_label)).from_(built.subquery("q")).subquery(),
-            "proba": exp.select(exp.Max(this=exp.column("proba", "q")))
-            .from_(built.copy().subquery("q"))
-            .subquery(),
+            c: exp.select(exp.column(c, "o")).from_(one.copy().subquery("o")).subquery()
+            for c in ("label", "proba")
         }
         found.append((names, values))
     return found
@@ -438,28 +424,46 @@ def _listed(shape: Shape) -> dict[str, exp.Expr]:
 
 def register_sqlite(connection: Any) -> None:
     """Give a sqlite3 connection ``sqlnb_classify(model, text)`` and ``sqlnb_proba(model,
-    text)``: SQLite has no SQL-defined functions, so these are Python functions that run the
-    same prediction query as DuckDB's macros for their one text (set-based queries stay
-    faster: ``sqlnb predict --docs``). One query gives a text's label and probability
-    together: the second of the pair in a row takes them from the first, so that a row never
-    holds one model's label and a retrained model's probability. They know the tokenizers the
-    database has when they are registered: register again after training with new tokenizer
-    settings. An unknown model is an error (SQLite reports a Python function's error as
+    text)``: SQLite has no SQL-defined functions, so these are Python functions that run, for
+    their one text, the pipeline ``predict`` runs for the model (:func:`_one_text`, built when
+    the model is first used, and again when its catalog row or calibration changes; set-based
+    queries stay faster: ``sqlnb predict --docs``). One query gives a text's label and
+    probability together: the second of the pair in a row takes them from the first, so that a
+    row never holds one model's label and a retrained model's probability. An unknown model,
+    or one without a tokenizer, is an error (SQLite reports a Python function's error as
     "user-defined function raised exception"; the message goes to stderr with
     ``sqlite3.enable_callback_tracebacks(True)``)."""
     db = Database.connect(connection)
     if not db.dialect.python_functions:
         raise SqlnbError("register_sqlite takes a sqlite3 connection")
-    shape = Shape()
-    if db.relation_type(TOKENIZERS.node()) is not None:
-        shape = Shape.of(db)
-    one = exp.select(exp.convert(1).as_("doc_id"))
-    text = _labels(_tokens(db, list(shape.tokenizers)), one, shape)
-    label = functions.raising(_checked_text(exp.Max(this=exp.column("label", "q")), False), None)
-    both = exp.select(label.as_("label"), exp.Max(this=exp.column("proba", "q")).as_("proba"))
+    register_functions(db)  # now: not while a statement runs, when a query is built
     placeholders = {n: exp.Placeholder(this=n) for n in (MODEL.name, TEXT.name)}
-    query = db.sql(functions.bound(both.from_(text.subquery("q")), placeholders))
+    refusal = functions.raising(_checked_text(exp.null(), False), None)
+    refused = db.sql(functions.bound(exp.select(refusal, refusal.copy()), placeholders))
+    method: exp.Expr = exp.null()
+    if db.relation_type(catalog.CALIBRATION.node()) is not None:
+        method = (
+            exp.select(exp.Min(this=exp.column("method")))
+            .from_(catalog.CALIBRATION.node())
+            .where(exp.column("model").eq(MODEL.copy()))
+            .subquery()
+        )
+    state = exp.select("kind", "params", "trained_at", method).from_(catalog.MODELS.node())
+    state_sql = db.sql(functions.bound(state.where(exp.column("model").eq(MODEL)), placeholders))
+    built: dict[str, tuple[Any, str]] = {}  # model -> (its state, its query)
     pending: dict[int, tuple[Any, Any]] = {}  # what the pair's other function is to return
+
+    def query_for(model: str) -> str:
+        found = connection.execute(state_sql, {MODEL.name: model}).fetchone() if model else None
+        the_kind = KINDS.get(found[0]) if found is not None else None
+        if found is None or the_kind is None or not the_kind.functions:
+            return refused  # its error
+        if not json.loads(found[1]).get("tokenizer"):
+            return refused
+        if model not in built or built[model][0] != found:
+            one = _one_text(db, catalog.entry(db, model))
+            built[model] = (found, db.sql(functions.bound(one, placeholders)))
+        return built[model][1]
 
     def raise_error(message: str) -> None:
         raise SqlnbError(message)
@@ -469,7 +473,7 @@ def register_sqlite(connection: Any) -> None:
         if position in pending and pending[position][0] == key:
             return pending.pop(position)[1]
         values = {MODEL.name: model, TEXT.name: body}
-        row = connection.execute(query, values).fetchone()
+        row = connection.execute(query_for(model), values).fetchone()
         pending.clear()
         pending[1 - position] = (key, row[1 - position])
         return row[position]
@@ -477,6 +481,30 @@ def register_sqlite(connection: Any) -> None:
     db.register_function("sqlnb_raise", raise_error, 1)
     for position, name in enumerate(("sqlnb_classify", "sqlnb_proba")):
         db.register_function(name, functools.partial(scored, position), 2)
+
+
+def _one_text(db: Database, entry: catalog.Entry) -> exp.Select:
+    """(label as text, proba) of the text sqlnb_text by the pipeline ``predict`` runs for
+    model ``entry``, the model's name the parameter sqlnb_model (:func:`sqlnb.pipeline.
+    prediction`, which asks the model's kind)."""
+    one = exp.select(exp.convert(1).as_("doc_id"))
+    source = _Text("sqlnb_text")
+    built = prediction(
+        db, entry, source, guard=False, check=False, documents=one, dialect=db.dialect.name
+    )
+    for node in list(built.find_all(exp.EQ)):  # the model's name -> the parameter
+        for side, other in ((node.this, node.expression), (node.expression, node.this)):
+            if (
+                isinstance(side, exp.Column)
+                and side.name == "model"
+                and isinstance(other, exp.Literal)
+                and other.this == entry.name
+            ):
+                other.replace(MODEL.copy())
+    label = exp.cast(exp.column("label", "q"), "VARCHAR")
+    return exp.select(
+        exp.Max(this=label).as_("label"), exp.Max(this=exp.column("proba", "q")).as_("proba")
+    ).from_(built.subquery("q"))
 
 
 def _checked(needs: exp.Table, why: str, value: exp.Expr) -> exp.Expr:

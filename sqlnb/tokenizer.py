@@ -129,7 +129,7 @@ class Tokenizer:
         if "lowercase" in wanted:  # the engine's LOWER is ASCII-only
             bindings["lowercase"] = self.lowercase
             if db.dialect.python_functions:  # else a script, run where it has them
-                _register_sqlite_tokens(db)
+                register_functions(db)
         elif self.lowercase:
             text = exp.Lower(this=text)
         if "simple" in wanted:  # the default pattern splits a plain text at its spaces
@@ -251,7 +251,7 @@ def _words(words: tuple[str, ...]) -> exp.Expr:
     return query.subquery("s")
 
 
-def _register_sqlite_tokens(db: Database) -> None:
+def register_functions(db: Database) -> None:
     """sqlnb_tokens(text, pattern, lowercase) on a SQLite connection (SQLite has no regular
     expressions): a JSON array of the pattern's matches, found by RE2 as DuckDB finds them
     (the same syntax, and time linear in the text whatever the pattern)."""

@@ -636,7 +636,13 @@ def engine_snapshot(e: Any) -> dict[str, list[str]]:
     """Every table of the engine's namespace, with its sorted contents."""
     q = "`" if e.name in ("spark", "clickhouse") else '"'
     if e.name == "sqlite":
-        names = [r[0] for r in raw(e, "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        names = [
+            r[0]
+            for r in raw(
+                e,
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+            )
+        ]
     elif e.name == "postgres":
         names = [
             r[0]
@@ -1498,7 +1504,8 @@ def _connect(engine: str) -> tuple[Any, Any]:
 def _tables(con: Any, engine: str) -> set[str]:
     query = {
         "duckdb": "SELECT table_name FROM duckdb_tables()",
-        "sqlite": "SELECT name FROM sqlite_master WHERE type = 'table'",
+        "sqlite": "SELECT name FROM sqlite_master "
+        "WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
         "postgres": "SELECT table_name FROM information_schema.tables "
         "WHERE table_schema = current_schema()",
     }[engine]

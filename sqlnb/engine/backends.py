@@ -205,12 +205,18 @@ class SQLiteBackend(Backend):
         super().__init__(connection)
         # Only a connection sqlnb opened (check_same_thread=False) may run in a worker thread.
         self.interruptible = threaded
+        self.registered: set[str] = set()
 
     def interrupt(self) -> None:
         self.connection.interrupt()
 
     def register(self, name: str, function: Callable[..., Any], n_args: int) -> None:
+        """Once per name on this connection: SQLite refuses to create a function while a
+        statement runs (building a SQL function's query inside it registers the tokenizer)."""
+        if name in self.registered:
+            return
         self.connection.create_function(name, n_args, function, deterministic=True)
+        self.registered.add(name)
 
     def relation_type(self, name: str) -> str | None:
         found = self.run(f"SELECT type FROM sqlite_master WHERE name = {literal(name)}", True)

@@ -52,8 +52,10 @@ class Dialect:
     # as one scan per thread, each taking the rows whose key hashes to it.
     split_hash: str | None = None
     # True where the planner needs fresh statistics and does not gather them itself soon
-    # enough (PostgreSQL's autovacuum runs later, and never on temporary tables): a table is
-    # ANALYZEd after each statement that fills it, in the same transaction.
+    # enough (PostgreSQL's autovacuum runs later, and never on temporary tables; SQLite
+    # gathers none, and guesses that 10 rows match a model's name: its SQL functions then
+    # scanned the model's vocabulary for each text, 24 ms a call, 1.5 ms with statistics): a
+    # table is ANALYZEd after each statement that fills it, in the same transaction.
     analyze: bool = False
     # True where a table's rows of one model are worth an index (the engine reads a model's
     # rows by it, and deletes them by it): a table with a model column gets one on creation.
@@ -160,6 +162,7 @@ DIALECTS: dict[str, Dialect] = {
             python_functions=True,
             tokenizes_first=True,
             lookup_index=True,
+            analyze=True,
         ),
         # (Each transaction first sets a safe search_path and takes a lock per schema:
         # PostgresBackend.opening.)

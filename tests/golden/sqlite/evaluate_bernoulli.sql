@@ -172,6 +172,7 @@ FROM (
     y.doc_id,
     y.label
 ) AS g;
+ANALYZE sqlnb_outcomes;
 SELECT
   o.true_label AS true_label,
   o.predicted AS predicted,

@@ -157,3 +157,4 @@ JOIN (
   ON c.class_id = p.class_id
 WHERE
   p.rn = 1;
+ANALYZE "predictions";

@@ -161,3 +161,4 @@ JOIN (
     model = 'triage'
 ) AS c
   ON c.class_id = p.class_id;
+ANALYZE "triaged";

@@ -214,6 +214,7 @@ FROM (
 GROUP BY
   l.class_id,
   l.label;
+ANALYZE sqlnb_classes;
 INSERT INTO sqlnb_word_counts (
   model,
   class_id,
@@ -273,6 +274,7 @@ JOIN (
   ) AS v
 ) AS c
   ON c.label = g.label;
+ANALYZE sqlnb_word_counts;
 INSERT INTO sqlnb_prior (
   model,
   class_id,
@@ -295,6 +297,7 @@ FROM (
   WHERE
     c.model = 'spam'
 ) AS w;
+ANALYZE sqlnb_prior;
 INSERT INTO "sqlnb_scoring" (
   model,
   word,
@@ -574,6 +577,7 @@ FROM (
   ) AS p
   CROSS JOIN sqlnb_blocks AS s
 ) AS r;
+ANALYZE "sqlnb_scoring";
 INSERT INTO sqlnb_base (
   model,
   class_id,
@@ -688,6 +692,7 @@ JOIN (
   ON a.class_id = p.class_id
 WHERE
   p.model = 'spam';
+ANALYZE sqlnb_base;
 INSERT INTO sqlnb_models (
   model,
   kind,
@@ -723,4 +728,5 @@ FROM (
   WHERE
     model = 'spam'
 ) AS c;
+ANALYZE sqlnb_models;
 COMMIT;
