@@ -49,6 +49,7 @@ from sqlnb.pipeline import (
     normalised,
     posterior,
     prediction,
+    ranked,
 )
 from sqlnb.tokenizer import Tokenizer, register_functions
 from sqlnb.version import __version__
@@ -234,6 +235,11 @@ def _lookup(model: exp.Expr) -> exp.Select:
     )
 
 
+def _position(values: exp.Expr, top: exp.Expr) -> exp.Expr:
+    """The argmax and its tie rule over a list (``sql/macros/argmax.sql``)."""
+    return templates.expressions("macros/argmax.sql", values=values, top=top)["position"]
+
+
 def _bucket(word: exp.Expr, buckets: exp.Expr) -> exp.Expr:
     return templates.expressions("macros/bucket.sql", word=word, buckets=buckets)["bucket"]
 
@@ -401,6 +407,7 @@ def _listed(shape: Shape) -> dict[str, exp.Expr]:
         term=normalised(exp.column("v"), top, exp.null())["term"],
         proba=normalised(top, top, total)["proba"],
         each=normalised(exp.column("v"), top, total)["proba"],
+        position=_position(exp.column("j"), top),
     )
     chosen = {name: posterior[name] for name in ("label", "proba")}
     if shape.mapped:  # sigmoid or isotonic: the label and probability of the calibrated list
@@ -408,6 +415,7 @@ def _listed(shape: Shape) -> dict[str, exp.Expr]:
             "macros/calibrated_lists.sql",
             probas=posterior["probas"],
             mapped=mapping(None, given={n: exp.column(n) for n in ("p", "lo", "a", "b", "method")}),
+            position=_position(exp.column("q"), exp.func("LIST_MAX", exp.column("q"))),
         )
         chosen = {
             name: exp.Case(
@@ -583,7 +591,10 @@ def _labels(tokens: exp.Query, documents: exp.Query, shape: Shape) -> exp.Select
     if shape.mapped:
         raw = f"{POSTERIOR}_raw"
         calibrated = templates.select(
-            "macros/calibrated.sql", posterior=exp.to_table(raw), mapped=mapping(None, "k")
+            "macros/calibrated.sql",
+            posterior=exp.to_table(raw),
+            mapped=mapping(None, "k"),
+            rank=ranked("n", "calibrated_proba"),
         )
         steps += [(raw, posterior()), (POSTERIOR, calibrated)]
     else:

@@ -60,12 +60,24 @@ def joint_of(relation: str = "j") -> exp.Expr:
     return joint(*(templates.col(c, relation) for c in ("base", "n_zero", "score")))
 
 
+def ranked(relation: str, value: str) -> exp.Expr:
+    """The argmax and its tie rule (``sql/predict/argmax.sql``) over the rows of ``relation``
+    (doc_id, class_id and ``value``): 1 for the predicted class of each document."""
+    bindings = {"doc": "doc_id", "value": value, "class": "class_id"}
+    cols = {k: templates.col(c, relation) for k, c in bindings.items()}
+    return templates.expressions("predict/argmax.sql", **cols)["rn"]
+
+
 def posterior() -> exp.Select:
     """The posterior of every (document, class) of the relation :data:`JLL`."""
     rows = normalised(*(templates.col(c, "b") for c in ("jll", "top", "total")))
     term = normalised(templates.col("jll", "a"), templates.col("top", "a"), exp.null())["term"]
     return templates.select(
-        "predict/posterior.sql", jll=exp.to_table(JLL), term=term, proba=rows["proba"]
+        "predict/posterior.sql",
+        jll=exp.to_table(JLL),
+        term=term,
+        proba=rows["proba"],
+        rank=ranked("b", "jll"),
     )
 
 
@@ -110,7 +122,7 @@ def calibrated(entry: Entry, method: str, relation: str) -> exp.Select:
         mapped=mapped,
         model=entry.name,
     )
-    return templates.select("predict/renormalise.sql", values=values)
+    return templates.select("predict/renormalise.sql", values=values, rank=ranked("n", "proba"))
 
 
 def reweighted(weights: dict[int, float], relation: str) -> exp.Select:
@@ -126,7 +138,7 @@ def reweighted(weights: dict[int, float], relation: str) -> exp.Select:
     values = templates.select(
         "predict/reweighted.sql", posterior=exp.to_table(relation), weight=weight
     )
-    return templates.select("predict/renormalise.sql", values=values)
+    return templates.select("predict/renormalise.sql", values=values, rank=ranked("n", "proba"))
 
 
 def stale(entry: Entry) -> str:

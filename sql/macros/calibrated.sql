@@ -2,7 +2,8 @@
 -- model (sqlnb_model, a parameter: see sql/macros/temperature.sql): the $posterior rows UNION
 -- ALL, for a sigmoid- or isotonic-calibrated model, each calibrated class's mapped probability
 -- ($mapped over its calibration row k), grouped. A document of a calibrated model gets the
--- renormalised values and their argmax (ties to the first class); any other keeps its posterior.
+-- renormalised values and their argmax ($rank: sql/predict/argmax.sql of calibrated_proba, ties
+-- to the first class); any other keeps its posterior.
 SELECT
   n.doc_id AS doc_id,
   n.class_id AS class_id,
@@ -10,7 +11,7 @@ SELECT
   CASE WHEN n.calibrated = 1 THEN n.calibrated_proba ELSE n.proba END AS proba,
   CASE
     WHEN n.calibrated = 1
-      THEN ROW_NUMBER() OVER (PARTITION BY n.doc_id ORDER BY n.calibrated_proba DESC, n.class_id)
+      THEN $rank
     ELSE n.rn
   END AS rn
 FROM (

@@ -4,8 +4,8 @@
 -- order (pr). Each class with calibration rows maps its p by the row whose lo is the largest
 -- <= p ($mapped, of the variables p, lo, a, b and method: sqlnb.pipeline.mapping); a class
 -- without (the first of two) gets 1 minus the others' largest; the values are divided by their
--- sum (1/K where it is 0): the list q. label is q's first class of the largest value, proba
--- that value.
+-- sum (1/K where it is 0): the list q. label is the class at $position (sql/macros/argmax.sql of
+-- q: its first class of the largest value), proba that value.
 SELECT
   LIST_TRANSFORM(
     [
@@ -49,7 +49,7 @@ SELECT
       )[1]
     )[1]
     ],
-    LAMBDA q: l.labels[LIST_POSITION(q, LIST_MAX(q))]
+    LAMBDA q: l.labels[$position]
   )[1] AS label,
   LIST_MAX(
     LIST_TRANSFORM(

@@ -2,7 +2,8 @@
 -- every kind: log-sum-exp in window functions, the argmax and its tie rule, written once.
 --   log_proba = jll - (top + ln(sum_k exp(jll_k - top))), top the document's largest jll;
 --   $term (a class's exp(jll - top)) and $proba are sql/predict/normalise.sql's;
---   rn = 1 marks the predicted class: the largest jll, ties to the first class in sorted order.
+--   rn = 1 marks the predicted class ($rank: sql/predict/argmax.sql of the jll): the largest
+--   jll, ties to the first class in sorted order.
 -- A NULL jll is -infinity: that class's proba is 0 and its log_proba NULL. If every class of a
 -- document is NULL its posterior is undefined (proba NULL) and the first class is predicted.
 SELECT
@@ -11,10 +12,7 @@ SELECT
   b.jll AS jll,
   b.jll - (b.top + LN(CASE WHEN b.total > 0 THEN b.total END)) AS log_proba,
   $proba AS proba,
-  ROW_NUMBER() OVER (
-    PARTITION BY b.doc_id
-    ORDER BY CASE WHEN b.jll IS NULL THEN 1 ELSE 0 END, b.jll DESC, b.class_id
-  ) AS rn
+  $rank AS rn
 FROM (
   SELECT
     a.doc_id AS doc_id,

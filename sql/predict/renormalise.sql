@@ -1,14 +1,15 @@
 -- A posterior (doc_id, class_id, jll, log_proba, proba, rn) from per-class values >= 0
 -- (doc_id, class_id, jll, value): proba = value / the document's sum, or 1/K where every value is
 -- 0 (as scikit-learn's CalibratedClassifierCV); rn = 1 marks the most probable class, ties to
--- the first class in sorted order. jll stays the model's own.
+-- the first class in sorted order ($rank: sql/predict/argmax.sql of the proba). jll stays the
+-- model's own.
 SELECT
   n.doc_id AS doc_id,
   n.class_id AS class_id,
   n.jll AS jll,
   CASE WHEN n.proba > 0 THEN LN(n.proba) END AS log_proba,
   n.proba AS proba,
-  ROW_NUMBER() OVER (PARTITION BY n.doc_id ORDER BY n.proba DESC, n.class_id) AS rn
+  $rank AS rn
 FROM (
   SELECT
     v.doc_id AS doc_id,
