@@ -452,7 +452,7 @@ def weights(entry: Entry) -> exp.Select:
             f"model {entry.name!r} has {entry.info.get('n_classes')} classes: "
             "the linear form needs exactly two"
         )
-    scores = entry.kind.scores(entry.name)
+    scores = entry.kind.linear(entry.name, entry.params)
     if scores is None:
         raise SqlnbError(
             f"a {entry.kind_name} model has no linear form (weights are for text kinds)"

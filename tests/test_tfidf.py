@@ -245,3 +245,23 @@ def test_class_weights_leave_the_idf_unweighted(con, kind, weights, sub, idf, no
     expected = nb.predict_log_proba(transformer.transform(X_test))
     got = proba_matrix(model, docs, list(nb.classes_), "test_tokens")
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
+
+
+def test_the_linear_form_of_an_idf_model_gives_its_log_odds(con):
+    """weights: sum(count * weight) + bias = log P(1 | d) - log P(0 | d) for a model whose
+    transform is its idf alone; a nonlinear transform has no linear form (one line)."""
+    corpus = random_corpus(13, n_classes=2, vocab=150, n_train=100, n_test=30)
+    corpus.load(con)
+    model = sqlnb.train(con, "train_tokens", "train_labels", idf="smooth", model="i")
+    weights = dict(con.execute(model.weights_query().sql("duckdb")).fetchall())
+    X, y, X_test, docs = corpus.matrices()
+    logp = proba_matrix(model, docs, sorted(set(y)), "test_tokens")
+    tokens = con.execute("SELECT doc_id, word, count FROM test_tokens").fetchall()
+    linear = {d: weights["(bias)"] for d in docs}
+    for d, w, c in tokens:
+        linear[d] += c * weights.get(w, 0.0)
+    got = np.array([linear[d] for d in docs])
+    np.testing.assert_allclose(got, logp[:, 1] - logp[:, 0], rtol=0, atol=1e-9)
+    sqlnb.train(con, "train_tokens", "train_labels", sublinear_tf=True, model="s")
+    with pytest.raises(SqlnbError, match="has no linear form"):
+        sqlnb.load(con, "s").weights_query()

@@ -275,6 +275,12 @@ class Kind:
         contributions), or None where a model has no per-word scores."""
         return None
 
+    def linear(self, model: str, params: Params) -> exp.Expr | None:
+        """Per (class_id, word) what one count of a word adds to a class's joint
+        log-likelihood, where a document's counts add up linearly (the two-class linear form);
+        None where a model has no per-word scores."""
+        return self.scores(model)
+
     def log_prior(self, model: str, params: Params) -> exp.Expr:
         """The log density of a trained model's parameters under its priors, up to a constant
         (a one-row query, column log_prior): EM's log-likelihood adds it."""

@@ -235,6 +235,16 @@ class TextKind(Kind):
     def scores(self, model: str) -> exp.Expr | None:
         return templates.render(self.score, model=model)
 
+    def linear(self, model: str, params: Params) -> exp.Expr | None:
+        if params.get("sublinear_tf") or params.get("doc_norm", "none") != "none":
+            raise SqlnbError(
+                f"model {model!r} transforms its documents (--sublinear-tf or --doc-norm): their "
+                "counts do not add up linearly, so it has no linear form"
+            )
+        if params.get("idf", "none") == "none":
+            return self.scores(model)
+        return templates.render("tfidf/scores.sql", scores=self.scores(model), model=model)
+
     def contributions(self, model: str, params: Params) -> exp.Expr:
         """Per (doc_id, class_id, word): the word's summed count in the document, and its
         score times that count (Bernoulli: times 1, for presence)."""
