@@ -254,7 +254,7 @@ def test_the_linear_form_of_an_idf_model_gives_its_log_odds(con):
     corpus.load(con)
     model = sqlnb.train(con, "train_tokens", "train_labels", idf="smooth", model="i")
     weights = dict(con.execute(model.weights_query().sql("duckdb")).fetchall())
-    X, y, X_test, docs = corpus.matrices()
+    _, y, _, docs = corpus.matrices()
     logp = proba_matrix(model, docs, sorted(set(y)), "test_tokens")
     tokens = con.execute("SELECT doc_id, word, count FROM test_tokens").fetchall()
     linear = {d: weights["(bias)"] for d in docs}
