@@ -31,7 +31,7 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
 from sqlnb.hyper import Pruning
-from sqlnb.inputs import Labels, Source, type_family
+from sqlnb.inputs import Labels, Source, as_source, type_family
 from sqlnb.kinds.base import Ranked, Section
 from sqlnb.tokenizer import Tokenizer
 
@@ -352,6 +352,8 @@ def train(
     tokenizer: Tokenizer | None = None,
     pruning: Pruning | None = None,
     select: str | None = None,
+    unlabeled: str | Source | None = None,
+    em: tuple[float, int, float] = (1.0, 10, 0.0),
     **hyperparameters: Any,
 ) -> Model:
     """Train (or retrain, atomically) a model in the database and return it.
@@ -359,11 +361,29 @@ def train(
     ``data`` is a tokens table (name or :class:`Tokens`; ``labels`` then defaults to
     ``"labels"``), a :class:`Docs` table of raw text, or a :class:`Table` (whose label column
     gives the labels). ``select="chi2:100"`` (or ``"mutual-info:100"``) keeps the 100 best
-    words. ``hyperparameters`` are the kind's (``alpha=0.5``, ``fit_prior=False``,
-    ...: the README's table, :mod:`sqlnb.kinds.params`); those not given take the kind's
-    defaults; ones the kind does not declare are refused.
+    words. With ``unlabeled`` (a tokens or docs table as ``data``), semi-supervised EM with
+    ``em`` = (weight, iterations, tolerance) (:mod:`sqlnb.semisupervised`).
+    ``hyperparameters`` are the kind's (``alpha=0.5``, ``fit_prior=False``, ...: the
+    README's table, :mod:`sqlnb.kinds.params`); those not given take the kind's defaults;
+    ones the kind does not declare are refused.
     """
     database = connect(db, create=True)
+    if unlabeled is not None:
+        from sqlnb import semisupervised
+
+        if pruning is not None or select is not None:
+            raise SqlnbError("EM (unlabeled) does not go with pruning or select")
+        trained = semisupervised.train(
+            database,
+            data,
+            labels,
+            semisupervised.EM(as_source(unlabeled), *em),
+            model=model,
+            kind=kind,
+            hyper=hyperparameters,
+            tokenizer=tokenizer,
+        )
+        return Model.of(database, trained.entry)
     plan = training.train(
         database,
         data,
@@ -391,7 +411,30 @@ def append(
 
 
 def retune(db: Any, model: str = "default", **hyperparameters: Any) -> Model:
-    """Change alpha, beta, the prior or the variance smoothing of a trained model, from its
-    stored counts (its training data may be gone)."""
+    """Change the hyperparameters of a trained model that derive its parameters from its
+    stored counts (those whose ``stage`` is "parameters", :mod:`sqlnb.kinds.params`; its
+    training data may be gone)."""
     database = connect(db)
     return Model.of(database, training.retune(database, model, hyperparameters).apply())
+
+
+def _keywords(fn: Any) -> None:
+    """Give ``fn`` (whose ``**hyperparameters`` are every kind's) a signature that names
+    them, from their declarations (:mod:`sqlnb.kinds.params`): help() and editors show them."""
+    import inspect
+
+    from sqlnb.kinds import KINDS
+    from sqlnb.kinds.params import every
+
+    signature = inspect.signature(fn)
+    fixed = [p for p in signature.parameters.values() if p.kind != p.VAR_KEYWORD]
+    named = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+        for name in every(KINDS.values())
+        if name not in signature.parameters
+    ]
+    fn.__signature__ = signature.replace(parameters=[*fixed, *named])
+
+
+for _fn in (train, retune):
+    _keywords(_fn)

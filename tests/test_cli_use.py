@@ -337,3 +337,17 @@ def test_a_parquet_path_where_the_engine_cannot_read_one_is_one_clear_line(tmp_p
     one_line_error(code, err)
     assert "sqlite cannot read the Parquet file" in err and ".parquet'" in err
     assert not target.exists()
+
+
+def test_tune_from_the_command_line_keeps_the_hyperparameters_given(db: str):
+    import sqlnb
+
+    code, out, err = run(
+        "tune", db, "--alpha", "0.1,1", "--folds", "3", "--idf", "smooth", "--json"
+    )
+    assert code == 0, err
+    with duckdb.connect(db) as con:
+        api = sqlnb.tune(con, "tokens", "labels", alphas=[0.1, 1.0], folds=3, idf="smooth")
+    got = json.loads(out)
+    wanted = [r["log_loss"] for r in api["results"]]
+    assert [r["log_loss"] for r in got["results"]] == pytest.approx(wanted, rel=1e-12)

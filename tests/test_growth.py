@@ -421,3 +421,17 @@ def test_tune_picks_gridsearchcv_alpha(con):
         atol=1e-9,
     )
     assert len({r["accuracy"] for r in result["results"]}) > 1, "alpha should matter here"
+
+
+def test_tune_keeps_the_other_hyperparameters_fixed(con):
+    """tune's other hyperparameters (here a TF-IDF transform) are the same in every fold: the
+    command line's --idf gives the API's results."""
+    corpus = random_corpus(31, n_classes=3, vocab=200, n_train=150)
+    corpus.load(con)
+    plain = sqlnb.tune(con, "train_tokens", "train_labels", alphas=[0.1, 1.0], folds=3)
+    fixed = sqlnb.tune(
+        con, "train_tokens", "train_labels", alphas=[0.1, 1.0], folds=3, idf="smooth"
+    )
+    assert [r["log_loss"] for r in plain["results"]] != [r["log_loss"] for r in fixed["results"]]
+    with pytest.raises(SqlnbError, match="does not use --beta"):
+        sqlnb.tune(con, "train_tokens", "train_labels", alphas=[1.0], folds=3, beta=2.0)

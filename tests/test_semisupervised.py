@@ -437,3 +437,16 @@ def test_an_em_model_is_not_appended_to_or_retuned(corpus_db, tmp_path):
         done = sqlnb(*args, ok=False)
         assert done.returncode == 1 and message in done.stderr, done.stderr
         assert snapshot(path) == before
+
+
+def test_the_python_api_trains_by_em_as_the_command_line(corpus_db, tmp_path):
+    import sqlnb as api
+
+    path = tmp_path / "api.duckdb"
+    path.write_bytes(corpus_db.read_bytes())
+    sqlnb("train", path, "--model", "cli", "--tokens", "few_tokens", "--labels", "few_labels",
+          "--unlabeled", "unlabeled", "--em-weight", 0.5, "--em-iterations", 2)  # fmt: skip
+    with duckdb.connect(str(path)) as con:
+        api.train(con, "few_tokens", "few_labels", model="api", unlabeled="unlabeled",
+                  em=(0.5, 2, 0.0))  # fmt: skip
+    assert np.abs(proba(path, "api") - proba(path, "cli")).max() < 1e-12

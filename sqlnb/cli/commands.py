@@ -25,6 +25,7 @@ from sqlnb.cli.console import (
 from sqlnb.cli.learning import train_em
 from sqlnb.cli.options import (
     DATA,
+    FIXED,
     HYPER,
     LABELED,
     LABELS,
@@ -145,8 +146,8 @@ def train(
 def retune(
     db: DbArg, model_name: ModelOpt = "default", hyper: dict[str, Any] = uses(HYPER)
 ) -> None:
-    """Change a trained model's smoothing, priors or variance smoothing from its stored counts,
-    without its training data."""
+    """Change the hyperparameters that derive a trained model's parameters from its stored
+    counts (the README's table: used when deriving), without its training data."""
     with opened(db) as database:
         plan = training.retune(database, model_name, hyper)
         entry = plan.apply()
@@ -388,9 +389,11 @@ def tune_alpha(
     data: Source = uses(WEIGHTED),
     labels: Labels = uses(LABELS),
     tokenizer: TokenizerOptions = uses(TOKENIZER),
+    hyper: dict[str, Any] = uses(FIXED),
     as_json: Annotated[bool, typer.Option("--json", help="Print only JSON.")] = False,
 ) -> None:
-    """Choose alpha by k-fold cross-validation in SQL (folds by a hash of doc_id)."""
+    """Choose alpha by k-fold cross-validation in SQL (folds by a hash of doc_id); the other
+    hyperparameters given are the same in every fold."""
     try:
         alphas = [float(a) for a in alpha.split(",") if a.strip()]
     except ValueError:
@@ -404,6 +407,7 @@ def tune_alpha(
             folds=folds,
             kind=kind,
             tokenizer=tokenizer.resolve(database),
+            **hyper,
         )
     from sqlnb.cli.show import print_tuning
 

@@ -259,6 +259,11 @@ HYPER = Group(
     tuple(HYPERPARAMETERS),
     lambda o: {n: o[n] for n in HYPERPARAMETERS if o.get(n) is not None},
 )
+# tune's: every hyperparameter but the alpha it tries (a list there), fixed for every fold
+FIXED = Group(
+    tuple(n for n in HYPERPARAMETERS if n != "alpha"),
+    lambda o: {n: o[n] for n in HYPERPARAMETERS if n != "alpha" and o.get(n) is not None},
+)
 TOKENIZER = Group(("lowercase", "token_pattern", "stop_words", "ngrams"), _tokenizer)
 PRUNING = Group(
     ("min_df", "max_df", "max_features"),

@@ -23,6 +23,12 @@ from sqlnb.errors import SqlnbError
 from sqlnb.hyper import parse_class_prior
 
 NUMBER, FLAG, CHOICE, PRIOR, WEIGHTS = "number", "flag", "choice", "prior", "weights"
+# Where the paths use a hyperparameter (Hyper.stage), as the README's table says it.
+STAGES = {
+    "parameters": "deriving (`retune` may change it)",
+    "counts": "counting (train again)",
+    "documents": "every document, trained or scored (train again)",
+}
 
 
 @dataclass(frozen=True)
@@ -33,10 +39,12 @@ class Hyper:
     ``strict``), a ``flag`` (true or false), a ``choice`` (one of ``choices``), a ``prior``
     (a probability per label, ``'spam=0.3,ham=0.7'`` on the command line) or ``weights``
     (``'balanced'``, or a weight >= 0 per label: ``'spam=5,ham=1'``). ``default`` None
-    means what ``help`` says. ``retune``: a retuning may change it (it is applied to the
-    stored counts when the parameters are derived); otherwise it shaped the counts. ``resets``:
-    the hyperparameters that giving this one sets back to their defaults. ``doc`` is the
-    README's longer text (``help`` where None)."""
+    means what ``help`` says. ``stage``: where the paths use it (:data:`STAGES`): when the
+    parameters are derived from the stored counts (training, append, retune, which may change
+    it), when the documents are counted (training and append: it shaped the counts), or on
+    every document, counted or scored (training, append and every scoring path, which read it
+    from the model). ``resets``: the hyperparameters that giving this one sets back to their
+    defaults. ``doc`` is the README's longer text (``help`` where None)."""
 
     name: str
     value: str
@@ -46,10 +54,16 @@ class Hyper:
     low: float = 0.0
     strict: bool = False
     choices: tuple[str, ...] = ()
-    retune: bool = True
+    stage: str = "parameters"
     resets: tuple[str, ...] = ()
     metavar: str = ""
     off: str = ""  # a flag's negative option, if not --no-<name>
+
+    @property
+    def retune(self) -> bool:
+        """Whether a retuning may change it: only what derives the parameters from the
+        stored counts."""
+        return self.stage == "parameters"
 
     @property
     def flag(self) -> str:
@@ -187,7 +201,7 @@ SUBLINEAR_TF = Hyper(
     "Transform: a count becomes 1 + ln(count).",
     "document transform: a word's count becomes 1 + ln(count) (scikit-learn's sublinear_tf; "
     "default off)",
-    retune=False,
+    stage="documents",
 )
 IDF = Hyper(
     "idf",
@@ -198,7 +212,7 @@ IDF = Hyper(
     "ln((1 + n)/(1 + df)) + 1 or 'plain' ln(n/df) + 1 over the n training documents (as "
     "scikit-learn's TfidfTransformer; default none)",
     choices=("none", "smooth", "plain"),
-    retune=False,
+    stage="documents",
     metavar="{smooth,plain}",
 )
 DOC_NORM = Hyper(
@@ -209,7 +223,7 @@ DOC_NORM = Hyper(
     "document transform, after the others: a document's values divided by their 'l1' or 'l2' "
     "norm over the words the model knows (default none)",
     metavar="{l1,l2}",
-    retune=False,
+    stage="documents",
     choices=("none", "l1", "l2"),
 )
 CLASS_WEIGHT = Hyper(
@@ -220,7 +234,7 @@ CLASS_WEIGHT = Hyper(
     "each document's sample weight times its class's weight: `balanced` is n / (K · n_k) over the "
     "n training documents of K classes (scikit-learn's `compute_sample_weight('balanced', y)`), "
     "or `'spam=5,ham=1'` (a class not named weighs 1); default none",
-    retune=False,
+    stage="counts",
     metavar="balanced|'spam=5,ham=1'",
 )
 TRANSFORMS = (SUBLINEAR_TF, IDF, DOC_NORM)
@@ -263,7 +277,7 @@ def every(kinds: Iterable[Any]) -> dict[str, Hyper]:
 def markdown(kinds: Sequence[Any]) -> str:
     """The README's table of the hyperparameters: option, the kinds that take it, meaning."""
     names = [k.name for k in kinds]
-    lines = ["| option | kinds | meaning |", "|---|---|---|"]
+    lines = ["| option | kinds | used when | meaning |", "|---|---|---|---|"]
     for name, h in every(kinds).items():
         taking = [k.name for k in kinds if any(x.name == name for x in k.hyperparameters)]
         if len(taking) == len(names):
@@ -273,5 +287,6 @@ def markdown(kinds: Sequence[Any]) -> str:
         else:
             who = ", ".join(taking)
         notes = {x.doc or x.help for k in kinds for x in k.hyperparameters if x.name == name}
-        lines.append(f"| `{h.option}` | {who} | {'; '.join(sorted(notes))} |")
+        used = STAGES[h.stage]
+        lines.append(f"| `{h.option}` | {who} | {used} | {'; '.join(sorted(notes))} |")
     return "\n".join(lines)
