@@ -101,7 +101,10 @@ def run(path: Path) -> Demo:
         "SELECT text, sqlnb_classify('reviews', text), sqlnb_proba('reviews', text) "
         "FROM sentences ORDER BY id"
     )
-    classified = [(t, lab, p) for t, lab, p in db.fetch(sqlglot.parse_one(query, read="duckdb"))]
+    classified = [
+        (t, lab, p)
+        for t, lab, p in db.fetch(sqlglot.parse_one(query, read=templates.SOURCE_DIALECT))
+    ]
     by_class: dict[str, list[str]] = {}
     for w in model.top_words(8):
         by_class.setdefault(w["label"], []).append(w["word"])

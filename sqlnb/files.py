@@ -24,7 +24,7 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from sqlnb import catalog, training
+from sqlnb import catalog, templates, training
 from sqlnb.catalog import CLASSES, MODELS
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
@@ -170,7 +170,7 @@ def _described(info: dict[str, str], where: str) -> tuple[Kind, dict[str, Any], 
             Tokenizer.from_dict(params["tokenizer"])
         if params.get("pruning") is not None:
             Pruning(**params["pruning"])
-        exp.DataType.build(info.get("label_type", ""), dialect="duckdb")
+        exp.DataType.build(info.get("label_type", ""), dialect=templates.SOURCE_DIALECT)
         n_classes = int(info.get("n_classes", ""))
     except (SqlnbError, TypeError, ValueError, sqlglot.errors.ParseError) as error:
         raise SqlnbError(f"{where}: {error}") from None

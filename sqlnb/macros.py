@@ -342,7 +342,9 @@ def _listed(shape: Shape) -> dict[str, exp.Expr]:
     words: list[tuple[str, exp.Expr]] = [
         (key, Tokenizer.from_dict(json.loads(key)).words(TEXT)) for key in shape.tokenizers
     ]
-    tokens: exp.Expr = exp.cast(exp.null(), exp.DataType.build("VARCHAR[]", dialect="duckdb"))
+    tokens: exp.Expr = exp.cast(
+        exp.null(), exp.DataType.build("VARCHAR[]", dialect=templates.SOURCE_DIALECT)
+    )
     if len(words) == 1:
         tokens = words[0][1]
     elif words:  # the model's own tokenizer

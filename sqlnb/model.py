@@ -138,7 +138,7 @@ class Model(Entry):
         )
         predictions = self.prediction_query(data, documents=rows, **options)
         label_type = (
-            exp.DataType.build(self.label_type, dialect="duckdb")
+            exp.DataType.build(self.label_type, dialect=templates.SOURCE_DIALECT)
             if type_family(self.label_type) != "text"
             else exp.DataType.build("VARCHAR")
         )

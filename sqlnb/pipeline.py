@@ -295,7 +295,7 @@ def label(entry: Entry) -> exp.Expr:
     if type_family(entry.label_type) == "text":
         return text
     try:
-        target = exp.DataType.build(entry.label_type, dialect="duckdb")
+        target = exp.DataType.build(entry.label_type, dialect=templates.SOURCE_DIALECT)
     except Exception:  # a type sqlglot cannot spell: labels stay text
         return text
     return exp.cast(text, target)

@@ -285,7 +285,9 @@ def append(
     labeled = Labeled.of(class_weighted(batch.labels_query, named or None, batch.label_values))
     sort_key: exp.Expr = exp.column("label", table="g")
     if type_family(current.label_type) != "text":
-        sort_key = exp.cast(sort_key, exp.DataType.build(current.label_type, dialect="duckdb"))
+        sort_key = exp.cast(
+            sort_key, exp.DataType.build(current.label_type, dialect=templates.SOURCE_DIALECT)
+        )
     statements: list[exp.Expr] = [
         *catalog.creates(db, the_kind, script=dialect is not None),  # a newer sqlnb's tables
         *catalog.deletes(staging, counts),

@@ -110,7 +110,7 @@ class ModelTable:
     def types(self) -> dict[str, str]:
         """Its columns, ``model`` first, and their types (DuckDB's spelling), from its CREATE."""
         schema = templates.parsed(self.create).this
-        return {c.name: c.args["kind"].sql("duckdb") for c in schema.expressions}
+        return {c.name: c.args["kind"].sql(templates.SOURCE_DIALECT) for c in schema.expressions}
 
 
 @dataclass(frozen=True)
