@@ -32,7 +32,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
 from sqlnb.hyper import Pruning
 from sqlnb.inputs import Labels, Source, as_source, type_family
-from sqlnb.kinds.base import Ranked, Section
+from sqlnb.kinds.base import Note, Ranked, Rows, Section
 from sqlnb.tokenizer import Tokenizer
 
 
@@ -313,10 +313,25 @@ class Model(Entry):
         return catalog.classes(self.db, self.name)
 
     def describe(self, top: int = 10) -> list[Section]:
-        """What the model learned beyond its classes, as its kind describes it, in typed
-        sections (:class:`sqlnb.kinds.base.Section`): the most indicative words per class
-        (text), or per-class means, variances and category probabilities (tables)."""
-        return self.kind.describe(self.db, self.name, top)
+        """What the model learned beyond its classes, in typed sections
+        (:class:`sqlnb.kinds.base.Section`): as its kind describes it, the most indicative
+        words per class (text), or per-class means, variances and category probabilities
+        (tables); then, where it has them, EM's iterations and its calibration."""
+        sections = self.kind.describe(self.db, self.name, top)
+        em = self.params.get("em")
+        if isinstance(em, dict) and em.get("history"):
+            rows = [
+                {"EM iteration": s["iteration"], "log-likelihood": s["log_likelihood"]}
+                | {f"share {k}": v for k, v in s["shares"].items()}
+                for s in em["history"]
+            ]
+            sections.append(Rows("em", "EM iterations", rows))
+        calibration = self.calibration()
+        if calibration:
+            sections.append(
+                Note("calibration", "calibration", calibration, calibrated(calibration))
+            )
+        return sections
 
     def top_words(self, top: int = 10) -> list[dict[str, Any]]:
         """The most indicative words of each class (text kinds)."""
@@ -438,3 +453,18 @@ def _keywords(fn: Any) -> None:
 
 for _fn in (train, retune):
     _keywords(_fn)
+
+
+def calibrated(rows: list[dict[str, Any]]) -> str:
+    """A model's calibration (its rows, :meth:`Model.calibration`) in one line."""
+    method = rows[0]["method"]
+    if method == "temperature":
+        return f"calibrated by temperature: T = {rows[0]['a']:.6g}"
+    if method == "sigmoid":
+        parts = [f"{r['label']}: a = {r['a']:.6g}, b = {r['b']:.6g}" for r in rows]
+        return "calibrated by sigmoid, 1 / (1 + exp(a p + b)): " + "; ".join(parts)
+    pieces: dict[str, int] = {}
+    for r in rows:
+        pieces[str(r["label"])] = pieces.get(str(r["label"]), 0) + 1
+    shown = ", ".join(f"{label}: {n - 1} thresholds" for label, n in pieces.items())
+    return f"calibrated by isotonic regression: {shown}"

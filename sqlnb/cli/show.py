@@ -27,7 +27,7 @@ from sqlnb.cli.options import (
 )
 from sqlnb.cli.registry import command
 from sqlnb.inputs import Labels, Source
-from sqlnb.kinds.base import Frequencies, Normal, Ranked, Section
+from sqlnb.kinds.base import Frequencies, Normal, Note, Ranked, Rows, Section
 from sqlnb.model import load
 
 if TYPE_CHECKING:
@@ -155,8 +155,21 @@ def _frequencies(section: Frequencies, top: int) -> Any:
     return shown
 
 
-# How show draws each form of section (sqlnb.kinds.base.Section).
+def _rows(section: Rows, top: int) -> Any:
+    shown = table(*section.rows[0], title=section.title)
+    for r in section.rows:
+        shown.add_row(*(f"{v:.6f}" if isinstance(v, float) else str(v) for v in r.values()))
+    return shown
+
+
+def _note(section: Note, top: int) -> str:
+    return section.text
+
+
+# How show draws each form of section (sqlnb.kinds.base.Section): a table, or a line.
 DRAW: dict[type[Section], Callable[[Any, int], Any]] = {
+    Rows: _rows,
+    Note: _note,
     Ranked: _ranked,
     Normal: _normal,
     Frequencies: _frequencies,
@@ -177,10 +190,10 @@ def show(
     with opened(db) as database:
         m = load(database, model_name)
         classes, sections = m.classes(), [s.top(top) for s in m.describe(top)]
-        calibration = m.calibration()
     if as_json:
         result = {"model": m.name, "kind": m.kind_name, "hyperparameters": m.params}
-        described = {s.name: s.rows for s in sections} | {"calibration": calibration}
+        described: dict[str, Any] = {"calibration": []}
+        described |= {s.name: s.rows for s in sections}
         sys.stdout.write(
             json.dumps({**result, "classes": classes, **described}, indent=2, default=str) + "\n"
         )
@@ -192,38 +205,13 @@ def show(
         prior = "0" if lp is None else f"{math.exp(lp):.4f}"
         priors.add_row(c["label"], f"{c['n_docs']:g}", prior, "-inf" if lp is None else f"{lp:.4f}")
     display(priors)
-    em = m.params.get("em")
-    if isinstance(em, dict) and em.get("history"):
-        steps = table("EM iteration", "log-likelihood", *(f"share {k}" for k in classes_of(em)))
-        for step in em["history"]:
-            shares = [f"{v:.4f}" for v in step["shares"].values()]
-            steps.add_row(str(step["iteration"]), f"{step['log_likelihood']:.6f}", *shares)
-        display(steps)
-    if calibration:
-        echo(calibrated(calibration))
     for section in sections:
         if section.rows:
-            display(DRAW[type(section)](section, top))
-
-
-def classes_of(em: dict[str, Any]) -> list[str]:
-    """The classes of an EM model's history, in its order."""
-    return list(em["history"][0]["shares"]) if em.get("history") else []
-
-
-def calibrated(rows: list[dict[str, Any]]) -> str:
-    """A model's calibration in one line."""
-    method = rows[0]["method"]
-    if method == "temperature":
-        return f"calibrated by temperature: T = {rows[0]['a']:.6g}"
-    if method == "sigmoid":
-        parts = [f"{r['label']}: a = {r['a']:.6g}, b = {r['b']:.6g}" for r in rows]
-        return "calibrated by sigmoid, 1 / (1 + exp(a p + b)): " + "; ".join(parts)
-    pieces: dict[str, int] = {}
-    for r in rows:
-        pieces[str(r["label"])] = pieces.get(str(r["label"]), 0) + 1
-    shown = ", ".join(f"{label}: {n - 1} thresholds" for label, n in pieces.items())
-    return f"calibrated by isotonic regression: {shown}"
+            drawn = DRAW[type(section)](section, top)
+            if isinstance(drawn, str):
+                echo(drawn)
+            else:
+                display(drawn)
 
 
 @command("models")

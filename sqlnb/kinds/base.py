@@ -52,6 +52,18 @@ class Normal(Section):
 
 
 @dataclass(frozen=True)
+class Rows(Section):
+    """Rows drawn as a table: their keys the columns, in order (e.g. EM's iterations)."""
+
+
+@dataclass(frozen=True)
+class Note(Section):
+    """A line of ``text`` that sums up its rows (e.g. a model's calibration)."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class Frequencies(Section):
     """A probability per feature, value and class (rows: feature, value, label,
     probability)."""

@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlnb.kinds.base import Frequencies, Normal, Ranked, Section
+from sqlnb.kinds.base import Frequencies, Normal, Ranked, Rows, Section
 from sqlnb.model import Model
 from sqlnb.report.charts import (
     class_bars,
@@ -169,6 +169,29 @@ def _features_section(sections: list[Section]) -> str:
     return f"<section><h2>Features</h2>{''.join(parts)}</section>" if parts else ""
 
 
+def _rows_sections(sections: list[Section]) -> str:
+    """Each Rows section (say EM's iterations) as a table of its own; a Note (the
+    calibration, which the report shows measured) is left to the calibration part."""
+    parts = []
+    for s in sections:
+        if isinstance(s, Rows) and s.rows:
+            head = "".join(f"<th>{esc(str(k))}</th>" for k in s.rows[0])
+            body = "".join(
+                "<tr>"
+                + "".join(f'<td class="p">{esc(_cell(v))}</td>' for v in r.values())
+                + "</tr>"
+                for r in s.rows
+            )
+            parts.append(
+                f"<section><h2>{esc(s.title)}</h2><table><tr>{head}</tr>{body}</table></section>"
+            )
+    return "".join(parts)
+
+
+def _cell(value: Any) -> str:
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
 def _p(p: float) -> str:
     """A probability: 3 decimals, or 2 significant digits when that would round to 0."""
     return f"{p:.3f}" if p == 0 or p >= 5e-4 else f"{p:.1e}"
@@ -320,6 +343,7 @@ the number of documents of each true label.</p></section>"""
 {_pair(confusion, per_class)}
 {_pair(calibration, words) if len(labels) <= 6 else calibration + words}
 {_features_section(described)}
+{_rows_sections(described)}
 {_misclassified_section(model, numbers["misclassified"])}
 {_model_section(model, numbers)}
 <footer>Written by sqlnb {esc(__version__)}; every number was computed by SQL in the database.
