@@ -78,6 +78,16 @@ CASES = {
         "tokens",
         dict(kind="complement", norm=True),
     ),
+    "multinomial-tfidf-weighted": (
+        lambda: text_frames(9, "text"),
+        "tokens",
+        dict(idf="smooth", doc_norm="l2", class_weight="balanced"),
+    ),
+    "complement-sublinear-idf": (
+        lambda: text_frames(10, "text"),
+        "tokens",
+        dict(kind="complement", sublinear_tf=True, idf="plain", norm=True),
+    ),
     "gaussian": (lambda: table_frame(6), "table", dict(kind="gaussian", features=("a", "b"))),
     "categorical": (lambda: table_frame(7), "table", dict(kind="categorical", features=("c",))),
     "mixed": (lambda: table_frame(8), "table", dict()),
