@@ -104,17 +104,23 @@ class ModelTable:
     # The columns the SQL functions look its rows up by, one text's words at a time (where
     # the engine has indexes for that: Dialect.lookup_index).
     lookup: tuple[str, ...] = ()
+    # The folder of its own SQL (a kind's: sql/<kind>/create_<name>.sql, append_<name>.sql),
+    # or None for the tables every kind or every text kind shares (sql/catalog/, sql/append/).
+    folder: str | None = None
 
     @property
     def create(self) -> str:
-        """Its CREATE TABLE (or VIEW) IF NOT EXISTS: ``sql/catalog/create_<name>.sql``."""
-        return f"catalog/create_{self.name.removeprefix('sqlnb_')}.sql"
+        """Its CREATE TABLE (or VIEW) IF NOT EXISTS: ``sql/catalog/create_<name>.sql`` (or in
+        its folder)."""
+        short = self.name.removeprefix("sqlnb_")
+        return f"{self.folder}/create_{short}.sql" if self.folder else f"catalog/create_{short}.sql"
 
     @property
     def merge(self) -> str:
         """Appending: the model's and the new batch's counts added up,
-        ``sql/append/<name>.sql``."""
-        return f"append/{self.name.removeprefix('sqlnb_')}.sql"
+        ``sql/append/<name>.sql`` (or ``append_<name>.sql`` in its folder)."""
+        short = self.name.removeprefix("sqlnb_")
+        return f"{self.folder}/append_{short}.sql" if self.folder else f"append/{short}.sql"
 
     def node(self) -> exp.Table:
         return templates.table(self.name)

@@ -44,6 +44,7 @@ TABLES = (
         amounts=("n", "m2"),
         finite=("mean",),
         optional=True,
+        folder="gaussian",
     ),
     ModelTable("sqlnb_gaussian", ("class_id", "label", "feature", "mean", "var")),
     ModelTable(

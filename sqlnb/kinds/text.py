@@ -43,8 +43,11 @@ DOC_FREQ = ModelTable(
     keys=(("word",),),
     amounts=("df",),
     optional=True,
+    folder="tfidf",
 )
-DOC_COUNT = ModelTable("sqlnb_doc_count", ("n",), counts=True, amounts=("n",), optional=True)
+DOC_COUNT = ModelTable(
+    "sqlnb_doc_count", ("n",), counts=True, amounts=("n",), optional=True, folder="tfidf"
+)
 TRANSFORM = ModelTable(
     "sqlnb_transform", ("word", "idf", "sublinear", "norm"), lookup=("model", "word")
 )
