@@ -91,15 +91,16 @@ def matrices(path: Path):
     )
 
 
-def em_reference(nb_class, xl, y, xu, weight: float, iterations: int, **hyper):
-    """scikit-learn refitted ``iterations`` times on the labeled documents and each unlabeled
-    one once per class, weighted by ``weight`` times its posterior; the log-likelihood of
-    every model."""
-    nb = nb_class(**hyper).fit(xl, y)
+def em_reference(nb_class, xl, y, xu, weight: float, iterations: int, wl=None, **hyper):
+    """scikit-learn refitted ``iterations`` times on the labeled documents (weighted by
+    ``wl``, default 1) and each unlabeled one once per class, weighted by ``weight`` times its
+    posterior; the log-likelihood of every model."""
+    wl = np.ones(len(y)) if wl is None else wl
+    nb = nb_class(**hyper).fit(xl, y, sample_weight=wl)
     history = []
     for step in range(iterations + 1):
         jll_l = nb.predict_joint_log_proba(xl)
-        own = jll_l[np.arange(len(y)), np.searchsorted(nb.classes_, y)].sum()
+        own = (wl * jll_l[np.arange(len(y)), np.searchsorted(nb.classes_, y)]).sum()
         evidence = logsumexp(nb.predict_joint_log_proba(xu), axis=1).sum()
         alpha = hyper.get("alpha", 1.0)
         prior = alpha * nb.feature_log_prob_.sum()
@@ -112,7 +113,7 @@ def em_reference(nb_class, xl, y, xu, weight: float, iterations: int, **hyper):
         k = len(nb.classes_)
         x = sp.vstack([xl] + [xu] * k)
         labels = np.concatenate([y] + [[c] * xu.shape[0] for c in nb.classes_])
-        w = np.concatenate([np.ones(len(y))] + [weight * r[:, c] for c in range(k)])
+        w = np.concatenate([wl] + [weight * r[:, c] for c in range(k)])
         nb = nb_class(**hyper).fit(x, labels, sample_weight=w)
     return nb, history
 
@@ -450,3 +451,18 @@ def test_the_python_api_trains_by_em_as_the_command_line(corpus_db, tmp_path):
         api.train(con, "few_tokens", "few_labels", model="api", unlabeled="unlabeled",
                   em=(0.5, 2, 0.0))  # fmt: skip
     assert np.abs(proba(path, "api") - proba(path, "cli")).max() < 1e-12
+
+
+def test_em_with_class_weights_equals_scikit_learn(corpus_db):
+    """The labeled documents weigh their class's weight in every M-step (and in the labeled
+    term of the log-likelihood); the unlabeled ones their posterior times lambda."""
+    xl, y, xu, xt = matrices(corpus_db)
+    wl = np.where(y == "class 00", 3.0, 1.0)
+    reference, history = em_reference(MultinomialNB, xl, y, xu, 0.7, 2, wl=wl, alpha=0.3)
+    sqlnb("train", corpus_db, "--model", "emw", "--tokens", "few_tokens", "--labels",
+          "few_labels", "--unlabeled", "unlabeled", "--em-weight", 0.7, "--em-iterations", 2,
+          "--alpha", 0.3, "--class-weight", "class 00=3")  # fmt: skip
+    assert np.abs(proba(corpus_db, "emw") - reference.predict_proba(xt)).max() < 1e-9
+    shown = json.loads(sqlnb("show", corpus_db, "--model", "emw", "--json").stdout)
+    got = [s["log_likelihood"] for s in shown["hyperparameters"]["em"]["history"]]
+    assert np.allclose(got, history, rtol=1e-9)
