@@ -139,6 +139,11 @@ def test_a_table_by_name_unknown_models_and_models_without_a_tokenizer(pg):
         got = sorted(con.execute("SELECT * FROM sqlnb_predict('tokens', 'tok')").fetchall())
         assert [r[:2] for r in got] == [r[:2] for r in expected]
         assert all(math.isclose(a[2], b[2], rel_tol=1e-9) for a, b in zip(got, expected))
+        typed = con.execute(  # ids of the type of a third argument: the table's integers
+            "SELECT * FROM sqlnb_predict('tokens', 'tok', NULL::bigint) ORDER BY doc_id"
+        ).fetchall()
+        assert [r[0] for r in typed] == sorted(int(r[0]) for r in expected)
+        assert sorted((str(d), label, p) for d, label, p in typed) == got
         for query, message in [
             ("SELECT sqlnb_classify('nope', 'x')", "no model named 'nope' in this database"),
             ("SELECT sqlnb_proba('nope', 'x')", "no model named 'nope' in this database"),

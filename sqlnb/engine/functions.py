@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 MODEL = "sqlnb_model"  # the functions' parameters: the model's name and the text
 SOURCE = "sqlnb_tokens_source"  # PostgreSQL's sqlnb_predict: the table, put in by format()
+ID_TYPE = "sqlnb_id_type"  # ... and the type of its ids, the type of its third argument
 
 
 def table_argument(form: str | None, argument: exp.Expr) -> exp.Table:
@@ -51,12 +52,17 @@ def postgres(
     def fill(name: str, **values: str) -> str:
         return filled("postgres", name, schema=ident, **values)
 
-    as_text = [exp.cast(exp.column(c, "r"), "TEXT").as_(c) for c in ("doc_id", "label")]
-    rows = exp.select(*as_text, exp.column("proba", "r")).from_(table.subquery("r"))
+    id_type = exp.DataType.build(ID_TYPE, udt=True)  # the type of the third argument
+    typed = [
+        exp.cast(exp.column("doc_id", "r"), id_type).as_("doc_id"),
+        exp.cast(exp.column("label", "r"), "TEXT").as_("label"),
+    ]
+    rows = exp.select(*typed, exp.column("proba", "r")).from_(table.subquery("r"))
     model = {MODEL: exp.Parameter(this=exp.convert(1))}
     query_tree = bound(raising(rows, "BOOLEAN", raise_in_schema), model)
-    source = exp.table_(SOURCE, db="pg_temp").sql("postgres")  # left as it is, then %s
-    query = db.sql(query_tree).replace("%", "%%").replace(source, "%s")  # for format()
+    source = exp.table_(SOURCE, db="pg_temp").sql("postgres")  # left as it is, then %1$s
+    query = db.sql(query_tree).replace("%", "%%").replace(source, "%1$s")  # for format()
+    query = query.replace(id_type.sql("postgres"), "%2$s")
 
     def body(column: str, checked: exp.Expr, type_name: str) -> str:
         steps = []
@@ -76,6 +82,7 @@ def postgres(
             query=exp.Literal.string(query).sql("postgres"),
             schema_text=exp.Literal.string(ident).sql("postgres"),
         ),
+        fill("predict_text"),
     ]
 
 
