@@ -8,7 +8,7 @@ view name (dots separate schema and table) or, on DuckDB, a Parquet path or glob
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import InitVar, dataclass, replace
 
 from sqlglot import exp
 
@@ -235,13 +235,23 @@ class Table:
 
 @dataclass(frozen=True)
 class Docs:
-    """A table of documents: an id and a text column (and, for training, maybe a label)."""
+    """A table of documents: an id and a text column (and, for training, maybe a label).
+    The id column is ``doc=`` as for :class:`Tokens` and :class:`Labels` (or ``id=``).
+
+    >>> Docs("reviews", doc="review_id").id
+    'review_id'
+    """
 
     table: str
     id: str = "doc_id"
     text: str = "text"
     label: str = "label"
     weight: str | None = None
+    doc: InitVar[str | None] = None
+
+    def __post_init__(self, doc: str | None) -> None:
+        if doc is not None:
+            object.__setattr__(self, "id", doc)
 
     def labels(self) -> Labels:
         return Labels(self.table, self.id, self.label, self.weight)

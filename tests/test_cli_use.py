@@ -216,6 +216,12 @@ def test_the_readmes_python_example_runs(tmp_path: Path, monkeypatch: pytest.Mon
         )
         con.execute("CREATE TABLE t AS SELECT doc_id AS id, word AS term, count AS n FROM tokens")
         con.execute("CREATE TABLE l AS SELECT doc_id AS id, label AS category FROM labels")
+        con.execute(
+            "CREATE TABLE reviews AS SELECT l.doc_id AS review_id, l.label AS label, "
+            "string_agg(t.word, ' ') AS body FROM labels AS l JOIN tokens AS t USING (doc_id) "
+            "GROUP BY l.doc_id, l.label"
+        )
+        con.execute("CREATE TABLE pool AS SELECT * FROM test_tokens")
     exec(compile(code, "README.md", "exec"), {})  # the README's own example
 
 

@@ -69,7 +69,12 @@ def train(
         typer.Option(help="Keep the N best words: chi2:N or mutual-info:N (text)."),
     ] = None,
     append: Annotated[
-        bool, typer.Option("--append", help="Add this data's counts to the existing model.")
+        bool,
+        typer.Option(
+            "--append",
+            help="Add this data's counts to the existing model (a batch appended twice counts "
+            "twice).",
+        ),
     ] = False,
     unlabeled: Annotated[
         str | None, typer.Option(help="Semi-supervised EM: a tokens table of unlabeled documents.")
