@@ -929,3 +929,42 @@ def test_bad_cost_tables_are_refused_with_the_database_unchanged(text_db, tmp_pa
             assert done.returncode == 1 and message in done.stderr, done.stderr
             assert len(done.stderr.strip().splitlines()) == 1
             assert snapshot(path) == before
+
+
+@pytest.fixture(scope="module")
+def reviews_db(tmp_path_factory) -> Path:
+    """The bundled fine-food reviews (real text, 65 : 35): train, calibration and held-out
+    parts of the dataset's test split, tokenized by sqlnb."""
+    from sqlnb.demo import DATA
+
+    path = tmp_path_factory.mktemp("reviews") / "r.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute(f"CREATE TABLE reviews AS SELECT * FROM read_parquet('{DATA}')")
+        con.execute("CREATE TABLE train AS SELECT * FROM reviews WHERE split = 'train'")
+        for part, r in (("calibration", 0), ("held_out", 1)):
+            con.execute(
+                f"CREATE TABLE {part} AS SELECT * FROM reviews "
+                f"WHERE split = 'test' AND doc_id % 2 = {r}"
+            )
+    sqlnb("train", path, "--model", "r", "--docs", "train")
+    for part in ("train", "calibration", "held_out"):
+        sqlnb("tokenize", path, "--docs", part, "--output", f"{part}_tokens")
+        with duckdb.connect(str(path)) as con:
+            con.execute(f"CREATE TABLE {part}_labels AS SELECT doc_id, label FROM {part}")
+    return path
+
+
+@pytest.mark.parametrize("method, tolerance", [("sigmoid", 1e-4), ("isotonic", 1e-6)])
+def test_calibrating_real_reviews_equals_scikit_learn(reviews_db, method, tolerance):
+    data = text_data(reviews_db)
+    nb = MultinomialNB().fit(*data["train"][:2])
+    sqlnb("calibrate", reviews_db, "--model", "r", "--docs", "calibration", "--method", method)
+    xc, yc, _ = data["calibration"]
+    want = (
+        CalibratedClassifierCV(FrozenEstimator(nb), method=method)
+        .fit(xc, yc)
+        .predict_proba(data["held_out"][0])
+    )
+    got = proba(reviews_db, "--model", "r", "--docs", "held_out")
+    assert np.abs(got - want).max() < tolerance
+    sqlnb("calibrate", reviews_db, "--model", "r", "--method", "none")

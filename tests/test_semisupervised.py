@@ -466,3 +466,29 @@ def test_em_with_class_weights_equals_scikit_learn(corpus_db):
     shown = json.loads(sqlnb("show", corpus_db, "--model", "emw", "--json").stdout)
     got = [s["log_likelihood"] for s in shown["hyperparameters"]["em"]["history"]]
     assert np.allclose(got, history, rtol=1e-9)
+
+
+def test_em_with_a_tfidf_transform_equals_scikit_learn(corpus_db):
+    """The idf counts each labeled and unlabeled document once (a TfidfTransformer fitted on
+    both sets), the same in every iteration; EM then refits on the transformed counts."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    xl, y, xu, xt = matrices(corpus_db)
+    transformer = TfidfTransformer(norm="l2", sublinear_tf=True).fit(sp.vstack([xl, xu]))
+    reference, history = em_reference(
+        MultinomialNB,
+        transformer.transform(xl),
+        y,
+        transformer.transform(xu),
+        0.5,
+        2,
+        alpha=0.5,
+    )
+    sqlnb("train", corpus_db, "--model", "emt", "--tokens", "few_tokens", "--labels",
+          "few_labels", "--unlabeled", "unlabeled", "--em-weight", 0.5, "--em-iterations", 2,
+          "--alpha", 0.5, "--idf", "smooth", "--sublinear-tf", "--doc-norm", "l2")  # fmt: skip
+    got = proba(corpus_db, "emt")
+    assert np.abs(got - reference.predict_proba(transformer.transform(xt))).max() < 1e-9
+    shown = json.loads(sqlnb("show", corpus_db, "--model", "emt", "--json").stdout)
+    logged = [s["log_likelihood"] for s in shown["hyperparameters"]["em"]["history"]]
+    assert np.allclose(logged, history, rtol=1e-9)
