@@ -208,8 +208,19 @@ DIALECTS: dict[str, Dialect] = {
             settings=tuple(f"SET {k} = {v}" for k, v in CLICKHOUSE_SETTINGS.items()),
         ),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
-        Dialect("snowflake", "snowflake"),
-        Dialect("trino", "trino", begin="START TRANSACTION", view_if_not_exists=False),
+        # POSIX extended regular expressions: no \pL, no (?:...)
+        Dialect(
+            "snowflake",
+            "snowflake",
+            default_pattern=r"[[:alpha:][:digit:]]+('[[:alpha:][:digit:]]+)*",
+        ),
+        Dialect(
+            "trino",
+            "trino",
+            begin="START TRANSACTION",
+            view_if_not_exists=False,
+            default_pattern=r"[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*",  # Java's syntax
+        ),
     )
 }
 
