@@ -1,22 +1,18 @@
-"""SQL functions in the database (DuckDB macros, PostgreSQL and Spark functions), so that any
-client can classify without sqlnb:
+"""SQL functions in the database, so that any client can classify without sqlnb:
 
     SELECT id, sqlnb_classify('spam', body), sqlnb_proba('spam', body) FROM emails;
     SELECT * FROM sqlnb_predict('spam', 'new_tokens');
 
-Each macro holds one prediction pipeline for every text model, the model a parameter: the
-scoring reads the model's rows (how a word counts, its weights, its base), so training a model
-does not change the macros. Only the tokenizer must be written into them (DuckDB compiles a
-regular expression only when it is a constant): the macros tokenize with each distinct
-tokenizer of the database's text models, chosen by the model's row of sqlnb_tokenizers, and
-are rewritten, in the training's transaction, when a training brings a tokenizer they do not
-have (sqlnb_functions records the ones they do). An unknown model name, and text for a model
-trained from a tokens table (which has no tokenizer), are errors that name the model.
-
-PostgreSQL's and Spark's functions (and SQLite's registered ones) run the set-based prediction
-pipeline on their one text. DuckDB's sqlnb_classify and sqlnb_proba score a text with list
-functions instead (:func:`_listed`), in one projection that DuckDB runs in parallel over the
-distinct texts of a query: the pipeline, decorrelated, grouped every token row by its text.
+Their form is the engine's (``Dialect.functions``), and every form asks the model's kind how
+it scores: DuckDB's macros score a text with list functions over the model's lookup row
+(:mod:`sqlnb.lists`); PostgreSQL's PL/pgSQL functions branch by model, each branch the
+pipeline ``predict`` runs for it (:func:`_branches`); SQLite's registered Python functions
+run that pipeline for the model too (:func:`register_sqlite`); Spark's SQL functions run the
+pipeline of any model, each kind's parts for its models (:func:`_labels`, :func:`_by_kind`).
+They are rebuilt, in the transaction of the write, when the database's :class:`Shape`
+changes (its tokenizers, which steps its models need: sqlnb_functions records it) or sqlnb's
+version does. An unknown model name, and text for a model trained from a tokens table (which
+has no tokenizer), are errors that name the model.
 """
 
 from __future__ import annotations
@@ -29,32 +25,30 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import cache, catalog, templates
+from sqlnb import cache, catalog, lists, templates
 from sqlnb.catalog import TOKENIZERS
 from sqlnb.engine import Database, functions
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
-from sqlnb.kinds import KINDS, wide
+from sqlnb.kinds import KINDS
 from sqlnb.kinds.base import Kind
-from sqlnb.kinds.text import BASE, DOC_COUNT, norm, value
+from sqlnb.kinds.text import BASE
 from sqlnb.pipeline import (
     DOCUMENTS,
     JLL,
     POSTERIOR,
     RAW_JLL,
     Pipeline,
-    joint,
     joint_of,
     mapping,
-    normalised,
     posterior,
     prediction,
     ranked,
 )
+from sqlnb.shape import MODEL, TEXT, TOKENS_ARG, Shape
 from sqlnb.tokenizer import Tokenizer, register_functions
 from sqlnb.version import __version__
 
-MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in (functions.MODEL, "sqlnb_text", "sqlnb_tokens"))
 RECORD = "sqlnb_functions"
 INPUT = "sqlnb_input"
 
@@ -68,80 +62,6 @@ class _Text(Docs):
 
     def check(self, db: Database) -> None:
         pass
-
-
-@dataclass(frozen=True)
-class Shape:
-    """What the functions are built for: the database's tokenizers (canonical JSON, see
-    :meth:`Tokenizer.key`) and whether any model is calibrated by temperature, by a map
-    (sigmoid or isotonic), or has a document transform. A step no model needs is left out of
-    them (on DuckDB, binding a function's unused branches costs more than running it)."""
-
-    tokenizers: tuple[str, ...] = ()
-    temperature: bool = True
-    mapped: bool = True
-    transformed: bool = True
-    # For PostgreSQL's functions, which branch by model: each text model with a tokenizer,
-    # and its signature (its kind, the kind's shape of it, its tokenizer, its calibration).
-    models: tuple[tuple[str, str], ...] = ()
-
-    MARKS = ("+temperature", "+mapped", "+transformed")
-    MODEL = "=model "
-
-    @classmethod
-    def of(cls, db: Database) -> Shape:
-        """The database's shape now."""
-        tokenizers = tuple(r[0] for r in db.fetch(_distinct_tokenizers()))
-        methods: set[str] = set()
-        if db.relation_type(catalog.CALIBRATION.node()) is not None:
-            query = exp.select("method").distinct().from_(catalog.CALIBRATION.node())
-            methods = {str(r[0]) for r in db.fetch(query)}
-        transformed = False
-        if db.relation_type(DOC_COUNT.node()) is not None:
-            query = exp.select(exp.func("COUNT", exp.Star())).from_(DOC_COUNT.node())
-            transformed = bool(db.fetch(query)[0][0])
-        mapped = bool(methods & {"sigmoid", "isotonic"})
-        models = _signatures(db) if db.dialect.functions == "postgres" else ()
-        return cls(tokenizers, "temperature" in methods, mapped, transformed, models)
-
-    @property
-    def keys(self) -> list[str]:
-        """As recorded in sqlnb_functions: the tokenizers, a mark for each step, the models."""
-        flags = (self.temperature, self.mapped, self.transformed)
-        marks = [m for m, on in zip(self.MARKS, flags) if on]
-        models = [self.MODEL + json.dumps(pair) for pair in self.models]
-        return [*self.tokenizers, *marks, *models]
-
-    @classmethod
-    def recorded(cls, keys: list[str]) -> Shape:
-        pairs = [json.loads(k.removeprefix(cls.MODEL)) for k in keys if k.startswith(cls.MODEL)]
-        models = tuple((str(pair[0]), str(pair[1])) for pair in pairs)
-        plain = [k for k in keys if not k.startswith(cls.MODEL)]
-        temperature, mapped, transformed = (m in keys for m in cls.MARKS)
-        tokenizers = tuple(k for k in plain if k not in cls.MARKS)
-        return cls(tokenizers, temperature, mapped, transformed, models)
-
-
-def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
-    """(model, signature) of each text model with a tokenizer, in name order: models of one
-    signature score with the same SQL (:func:`_branches`)."""
-    methods: dict[str, str] = {}
-    if db.relation_type(catalog.CALIBRATION.node()) is not None:
-        query = (
-            exp.select("model", exp.Min(this=exp.column("method")))
-            .from_(catalog.CALIBRATION.node())
-            .group_by("model")
-        )
-        methods = {str(m): str(k) for m, k in db.fetch(query)}
-    found = []
-    for row in db.fetch_dicts(templates.parsed("catalog/models.sql")):
-        the_kind, params = KINDS.get(str(row["kind"])), json.loads(row["params"])
-        if the_kind is None or not the_kind.functions or not params.get("tokenizer"):
-            continue
-        shape = [the_kind.name, list(the_kind.shape(params)), params["tokenizer"]]
-        signature = json.dumps([*shape, methods.get(row["model"])], sort_keys=True)
-        found.append((str(row["model"]), signature))
-    return tuple(sorted(found))
 
 
 def refresh(db: Database, model: str | None = None) -> None:
@@ -160,7 +80,7 @@ def refresh(db: Database, model: str | None = None) -> None:
     if db.relation_type(record) is not None:
         built = db.fetch(exp.select("version", "settings").from_(record))
         if sorted(built, key=str) == sorted(wanted or [(__version__, None)], key=str):
-            for statement in lookups(db, None if model is None else [model]):
+            for statement in lists.lookups(db, None if model is None else [model]):
                 db.execute(statement)
             return
     for the_kind in KINDS.values():  # the tables they read, as this sqlnb keeps them
@@ -177,75 +97,10 @@ def refresh(db: Database, model: str | None = None) -> None:
             for text in (db.texts(s) if isinstance(s, exp.Expr) else [s])
         ]
         cache.store(key, texts)
-    for statement in lookups(db):  # every model's (the table may be new), before the macros
+    for statement in lists.lookups(db):  # every model's (the table may be new), before the macros
         db.execute(statement)
     for text in texts:
         db.execute(text)
-
-
-LOOKUP = "sqlnb_lookup"
-
-
-def lookups(db: Database, models: list[str] | None = None) -> list[exp.Expr]:
-    """DuckDB's macros read each text model's lookup row (``sql/macros/lookup.sql``) from the
-    table sqlnb_lookup, written when the model is: building it costs 0.19 s for 28,445 words
-    and 2.9 s for 312,642, reading it 3 and 17 ms. The statements that write the rows of
-    ``models`` (default: every text model) again, and delete those of models that are gone."""
-    if db.dialect.functions != "macros":
-        return []
-    table = exp.to_table(LOOKUP)
-    texts = exp.select("model").from_(catalog.MODELS.node())
-    kinds = [k.name for k in KINDS.values() if k.functions]
-    texts = texts.where(exp.column("kind").isin(*(exp.convert(k) for k in kinds)))
-    wanted = sorted(r[0] for r in db.fetch(texts))
-    if models is None:
-        models = wanted
-    statements: list[exp.Expr] = [
-        exp.Create(
-            this=table.copy(),
-            kind="TABLE",
-            exists=True,
-            expression=_lookup_rows("", exp.false()),
-        )
-    ]
-    for name in models:
-        statements.append(exp.delete(table.copy(), where=exp.column("model").eq(exp.convert(name))))
-        if name in wanted:
-            statements.append(exp.insert(_lookup_rows(name, exp.true()), table.copy()))
-    return statements
-
-
-def _lookup_rows(model: str, where: exp.Expr) -> exp.Select:
-    """(model, the lookup row's columns) of model ``model``, where ``where``."""
-    row = _lookup(exp.convert(model)).subquery("l")
-    return exp.select(exp.convert(model).as_("model"), exp.Star()).from_(row).where(where)
-
-
-def _lookup(model: exp.Expr) -> exp.Select:
-    """The lookup row of ``model`` (``sql/macros/lookup.sql``)."""
-    row_block, sign = wide.signed_block()
-    return templates.select(
-        "macros/lookup.sql",
-        model=model,
-        weight=wide.pick("w"),
-        block=wide.block_of(templates.col("class_id", "c")),
-        row_block=row_block,
-        sign=sign,
-        bucket=_bucket(templates.col("word", "w"), templates.col("buckets", "z")),
-    )
-
-
-def _position(values: exp.Expr, top: exp.Expr) -> exp.Expr:
-    """The argmax and its tie rule over a list (``sql/macros/argmax.sql``)."""
-    return templates.expressions("macros/argmax.sql", values=values, top=top)["position"]
-
-
-def _bucket(word: exp.Expr, buckets: exp.Expr) -> exp.Expr:
-    return templates.expressions("macros/bucket.sql", word=word, buckets=buckets)["bucket"]
-
-
-def _distinct_tokenizers() -> exp.Select:
-    return exp.select("settings").distinct().from_(TOKENIZERS.node()).order_by("settings")
 
 
 def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
@@ -262,7 +117,7 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
         recorded = exp.union(recorded, row, distinct=False)
     form, table_function = db.dialect.functions, db.dialect.table_function
     if form == "macros":  # list functions: see _listed
-        listed = _listed(shape)
+        listed = lists.listed(shape)
         label, proba = (_checked_text(listed[c], table_function) for c in ("label", "proba"))
     else:
         one = exp.select(exp.convert(1).as_("doc_id"))
@@ -328,108 +183,6 @@ def _checked_text(value: exp.Expr, table_function: bool) -> exp.Expr:
     tokens = "sqlnb_predict" if table_function else "sqlnb predict"
     why = f"has no tokenizer (it was not trained from text): classify its tokens with {tokens}"
     return _checked(TOKENIZERS.node(), why, value)
-
-
-def _listed(shape: Shape) -> dict[str, exp.Expr]:
-    """DuckDB's label and proba of the text sqlnb_text under the model sqlnb_model, as scalar
-    subqueries over the model's lookup row (``sql/macros/lookup.sql``, stored in sqlnb_lookup):
-    the text is tokenized into a list (:meth:`Tokenizer.words`, by the model's tokenizer
-    among the shape's), its words looked up and scored with list functions
-    (``sql/macros/scores.sql``), and the scores normalised (``sql/macros/posterior.sql``).
-    Without a join or an aggregate over its words, DuckDB runs a query over many texts as one
-    projection of its distinct texts, in parallel."""
-    lookup = exp.select("*").from_(exp.to_table(LOOKUP)).where(exp.column("model").eq(MODEL))
-    words: list[tuple[str, exp.Expr]] = [
-        (key, Tokenizer.from_dict(json.loads(key)).words(TEXT)) for key in shape.tokenizers
-    ]
-    tokens: exp.Expr = exp.cast(
-        exp.null(), exp.DataType.build("VARCHAR[]", dialect=templates.SOURCE_DIALECT)
-    )
-    if len(words) == 1:
-        tokens = words[0][1]
-    elif words:  # the model's own tokenizer
-        tokens = exp.Case()
-        for key, listed in words:
-            tokens = tokens.when(templates.col("settings", "l").eq(exp.convert(key)), listed)
-
-    def terms(found: exp.Expr, score: str) -> exp.Expr:
-        t = templates.expressions("macros/terms.sql", found=found)
-        return joint(t["base"], t["n_zero"], t[score])
-
-    (per_class,) = templates.expressions(
-        "macros/counted.sql", counted=terms(exp.column("found"), "counted")
-    ).values()
-    if shape.transformed:  # the model's documents transformed, if it has a transform
-        x = exp.column("x")
-        i = exp.column("i")
-        found_count = exp.Bracket(
-            this=exp.func("MAP_VALUES", exp.column("h")), expressions=[i.copy()]
-        )
-        word_idf = exp.Bracket(
-            this=templates.col("idf", "l"),
-            expressions=[exp.Bracket(this=exp.func("MAP_KEYS", exp.column("h")), expressions=[i])],
-        )
-        squares = exp.Lambda(this=exp.Mul(this=exp.column("v"), expression=exp.column("v")),
-                             expressions=[exp.to_identifier("v")])  # fmt: skip
-        absolute = exp.Lambda(
-            this=exp.Abs(this=exp.column("v")), expressions=[exp.to_identifier("v")]
-        )
-        (changed,) = templates.expressions(
-            "macros/transformed.sql",
-            value=value(found_count, templates.col("sublinear", "l"), word_idf),
-            norm=norm(
-                templates.col("norm", "l"),
-                exp.func("LIST_SUM", exp.func("LIST_TRANSFORM", x.copy(), absolute)),
-                exp.func("LIST_SUM", exp.func("LIST_TRANSFORM", x.copy(), squares)),
-            ),
-            transformed=terms(exp.func("MAP_KEYS", exp.column("h")), "transformed"),
-        ).values()
-        per_class = exp.Case(
-            ifs=[exp.If(this=templates.col("transformed", "l"), true=changed)], default=per_class
-        )
-    (jll,) = templates.expressions(
-        "macros/scores.sql",
-        tokens=tokens,
-        bucket=_bucket(exp.column("t"), templates.col("buckets", "l")),
-        per_class=per_class,
-    ).values()
-    if shape.temperature:  # softmax(jll / T), T 1 for a model without
-        jll = exp.func(
-            "LIST_TRANSFORM",
-            jll,
-            exp.Lambda(
-                this=exp.Div(this=exp.column("v"), expression=templates.col("temperature", "l")),
-                expressions=[exp.to_identifier("v")],
-            ),
-        )
-    top, total = exp.column("top"), exp.column("total")
-    posterior = templates.expressions(
-        "macros/posterior.sql",
-        jll=jll,
-        term=normalised(exp.column("v"), top, exp.null())["term"],
-        proba=normalised(top, top, total)["proba"],
-        each=normalised(exp.column("v"), top, total)["proba"],
-        position=_position(exp.column("j"), top),
-    )
-    chosen = {name: posterior[name] for name in ("label", "proba")}
-    if shape.mapped:  # sigmoid or isotonic: the label and probability of the calibrated list
-        calibrated = templates.expressions(
-            "macros/calibrated_lists.sql",
-            probas=posterior["probas"],
-            mapped=mapping(None, given={n: exp.column(n) for n in ("p", "lo", "a", "b", "method")}),
-            position=_position(exp.column("q"), exp.func("LIST_MAX", exp.column("q"))),
-        )
-        chosen = {
-            name: exp.Case(
-                ifs=[exp.If(this=templates.col("calibrated", "l"), true=calibrated[name])],
-                default=posterior[name],
-            )
-            for name in ("label", "proba")
-        }
-    return {
-        name: exp.select(value).from_(lookup.subquery("l", copy=False)).subquery()
-        for name, value in chosen.items()
-    }
 
 
 def register_sqlite(connection: Any) -> None:

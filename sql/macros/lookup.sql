@@ -7,9 +7,8 @@
 --   start: per bucket, the position in words of its first word, negative if the bucket holds
 --     more than one (0 if none); longest: the most words a bucket holds;
 --   weight, zero: per class (in class order), a list in the order of words: the word's weight
---     (for Bernoulli log theta - log(1 - theta), its rows of sqlnb_scoring's two blocks added
---     up as sqlnb.kinds.wide.parts adds them) and its number of factors of probability 0
---     (a NULL weight adds one, a NULL log(1 - theta) takes one); zeros: whether any is not 0;
+--     and its number of factors of probability 0 ($weights: sql/macros/weights.sql); zeros:
+--     whether any is not 0;
 --   base, base_zero, presence: sqlnb_base's per-class base and whether a word counts once;
 --   labels: the classes' labels, in class order; settings: the model's tokenizer;
 --   idf, sublinear, norm: the model's document transform (sqlnb_transform: per word in the
@@ -18,8 +17,6 @@
 --     calibrated by sigmoid or isotonic; cal_method, cal_lo, cal_a, cal_b: per class (in class
 --     order) its calibration rows' method and lists of lo, a and b in the order of lo (NULL for
 --     a class without: the first class of two).
--- $weight is the column of class c in the row s, $block the first class of c's block, $row_block
--- and $sign the block s holds and the sign its weights count with (sqlnb.kinds.wide).
 -- Each list is one aggregate over the rows it lists (a LIST costs about 0.1 microsecond an
 -- element: the dense start list, four entries a word, is most of the row's cost).
 WITH
@@ -28,18 +25,7 @@ WITH
     FROM sqlnb_classes AS c
     WHERE c.model = $model
   ),
-  weights AS (
-    SELECT
-      s.word AS word,
-      c.class_id AS class_id,
-      SUM($sign * COALESCE($weight, 0)) AS weight,
-      SUM(CASE WHEN $weight IS NULL THEN $sign ELSE 0 END) AS zero
-    FROM sqlnb_scoring AS s
-    JOIN classes AS c
-      ON $block = $row_block
-    WHERE s.model = $model
-    GROUP BY s.word, c.class_id
-  ),
+  weights AS (SELECT * FROM $weights AS w),
   size AS (
     SELECT CAST(4 * COUNT(DISTINCT w.word) + 1 AS UBIGINT) AS buckets FROM weights AS w
   ),

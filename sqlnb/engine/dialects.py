@@ -130,7 +130,23 @@ class SqlnbClickHouse(ClickHouse):
             exp.Upper: lambda self, e: self.func("upperUTF8", e.this),
             exp.RegexpExtractAll: lambda self, e: self.func("extractAll", e.this, e.expression),
             exp.CurrentTimestamp: lambda self, e: "now64(6)",  # now() has whole seconds
+            # DuckDB's list functions, as the SQL functions' tokenizer writes them
+            exp.RegexpFullMatch: lambda self, e: self.func("match", e.this, _anchored(e)),
+            exp.Length: lambda self, e: self.func("length", e.this),
+            exp.GenerateSeries: lambda self, e: self.func(
+                "range",
+                e.args["start"],
+                e.args["end"]
+                if e.args.get("is_end_exclusive")
+                else exp.Add(this=e.args["end"], expression=exp.convert(1)),
+            ),
         }
+
+        def anonymous_sql(self, expression: exp.Anonymous) -> str:
+            """DuckDB's LIST_CONCAT is arrayConcat."""
+            if str(expression.this).upper() == "LIST_CONCAT":
+                return str(self.func("arrayConcat", *expression.expressions))
+            return str(super().anonymous_sql(expression))
 
         def alter_sql(self, expression: exp.Alter) -> str:
             """ALTER TABLE a RENAME TO b is RENAME TABLE a TO b."""
@@ -138,6 +154,14 @@ class SqlnbClickHouse(ClickHouse):
             if len(actions) == 1 and isinstance(actions[0], exp.AlterRename):
                 return f"RENAME TABLE {self.sql(expression.this)} TO {self.sql(actions[0].this)}"
             return str(super().alter_sql(expression))
+
+
+def _anchored(e: exp.Expr) -> exp.Expr:
+    """A full match's pattern for a function that finds a match anywhere: ^(?:pattern)$."""
+    pattern = e.expression
+    if isinstance(pattern, exp.Literal):
+        return exp.Literal.string(f"^(?:{pattern.this})$")
+    return exp.func("concat", exp.Literal.string("^(?:"), pattern, exp.Literal.string(")$"))
 
 
 DIALECTS: dict[str, Dialect] = {

@@ -1,0 +1,95 @@
+"""What a database's SQL functions are built for (:class:`Shape`), and their parameters."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from sqlnb import catalog, templates
+from sqlnb.catalog import TOKENIZERS
+from sqlnb.engine import Database, functions
+from sqlnb.kinds import KINDS
+from sqlnb.kinds.text import DOC_COUNT
+
+# The functions' parameters: the model's name, the text (and sqlnb_predict's tokens table).
+MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in (functions.MODEL, "sqlnb_text", "sqlnb_tokens"))
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the functions are built for: the database's tokenizers (canonical JSON, see
+    :meth:`Tokenizer.key`) and whether any model is calibrated by temperature, by a map
+    (sigmoid or isotonic), or has a document transform. A step no model needs is left out of
+    them (on DuckDB, binding a function's unused branches costs more than running it)."""
+
+    tokenizers: tuple[str, ...] = ()
+    temperature: bool = True
+    mapped: bool = True
+    transformed: bool = True
+    # For PostgreSQL's functions, which branch by model: each text model with a tokenizer,
+    # and its signature (its kind, the kind's shape of it, its tokenizer, its calibration).
+    models: tuple[tuple[str, str], ...] = ()
+
+    MARKS = ("+temperature", "+mapped", "+transformed")
+    MODEL = "=model "
+
+    @classmethod
+    def of(cls, db: Database) -> Shape:
+        """The database's shape now."""
+        tokenizers = tuple(r[0] for r in db.fetch(distinct_tokenizers()))
+        methods: set[str] = set()
+        if db.relation_type(catalog.CALIBRATION.node()) is not None:
+            query = exp.select("method").distinct().from_(catalog.CALIBRATION.node())
+            methods = {str(r[0]) for r in db.fetch(query)}
+        transformed = False
+        if db.relation_type(DOC_COUNT.node()) is not None:
+            query = exp.select(exp.func("COUNT", exp.Star())).from_(DOC_COUNT.node())
+            transformed = bool(db.fetch(query)[0][0])
+        mapped = bool(methods & {"sigmoid", "isotonic"})
+        models = _signatures(db) if db.dialect.functions == "postgres" else ()
+        return cls(tokenizers, "temperature" in methods, mapped, transformed, models)
+
+    @property
+    def keys(self) -> list[str]:
+        """As recorded in sqlnb_functions: the tokenizers, a mark for each step, the models."""
+        flags = (self.temperature, self.mapped, self.transformed)
+        marks = [m for m, on in zip(self.MARKS, flags) if on]
+        models = [self.MODEL + json.dumps(pair) for pair in self.models]
+        return [*self.tokenizers, *marks, *models]
+
+    @classmethod
+    def recorded(cls, keys: list[str]) -> Shape:
+        pairs = [json.loads(k.removeprefix(cls.MODEL)) for k in keys if k.startswith(cls.MODEL)]
+        models = tuple((str(pair[0]), str(pair[1])) for pair in pairs)
+        plain = [k for k in keys if not k.startswith(cls.MODEL)]
+        temperature, mapped, transformed = (m in keys for m in cls.MARKS)
+        tokenizers = tuple(k for k in plain if k not in cls.MARKS)
+        return cls(tokenizers, temperature, mapped, transformed, models)
+
+
+def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
+    """(model, signature) of each text model with a tokenizer, in name order: models of one
+    signature score with the same SQL (:func:`_branches`)."""
+    methods: dict[str, str] = {}
+    if db.relation_type(catalog.CALIBRATION.node()) is not None:
+        query = (
+            exp.select("model", exp.Min(this=exp.column("method")))
+            .from_(catalog.CALIBRATION.node())
+            .group_by("model")
+        )
+        methods = {str(m): str(k) for m, k in db.fetch(query)}
+    found = []
+    for row in db.fetch_dicts(templates.parsed("catalog/models.sql")):
+        the_kind, params = KINDS.get(str(row["kind"])), json.loads(row["params"])
+        if the_kind is None or not the_kind.functions or not params.get("tokenizer"):
+            continue
+        shape = [the_kind.name, list(the_kind.shape(params)), params["tokenizer"]]
+        signature = json.dumps([*shape, methods.get(row["model"])], sort_keys=True)
+        found.append((str(row["model"]), signature))
+    return tuple(sorted(found))
+
+
+def distinct_tokenizers() -> exp.Select:
+    return exp.select("settings").distinct().from_(TOKENIZERS.node()).order_by("settings")
