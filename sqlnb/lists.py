@@ -32,8 +32,6 @@ def lookups(db: Database, models: list[str] | None = None) -> list[exp.Expr]:
     kinds = [k.name for k in KINDS.values() if k.functions]
     texts = texts.where(exp.column("kind").isin(*(exp.convert(k) for k in kinds)))
     wanted = sorted(r[0] for r in db.fetch(texts))
-    if models is None:
-        models = wanted
     statements: list[exp.Expr] = [
         exp.Create(
             this=table.copy(),
@@ -42,8 +40,12 @@ def lookups(db: Database, models: list[str] | None = None) -> list[exp.Expr]:
             expression=_lookup_rows("", exp.false()),
         )
     ]
-    for name in models:
-        statements.append(exp.delete(table.copy(), where=exp.column("model").eq(exp.convert(name))))
+    if models is None:  # every model's: those of models gone go too
+        statements.append(exp.delete(table.copy(), where=exp.true()))
+    for name in wanted if models is None else models:
+        if models is not None:
+            where = exp.column("model").eq(exp.convert(name))
+            statements.append(exp.delete(table.copy(), where=where))
         if name in wanted:
             statements.append(exp.insert(_lookup_rows(name, exp.true()), table.copy()))
     return statements
@@ -174,7 +176,7 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
             "macros/calibrated_lists.sql",
             probas=posterior["probas"],
             mapped=mapping(None, given={n: exp.column(n) for n in ("p", "lo", "a", "b", "method")}),
-            position=position(exp.column("q"), exp.func("LIST_MAX", exp.column("q"))),
+            position=position(exp.column("q"), exp.ArrayMax(this=exp.column("q"))),
         )
         chosen = {
             name: exp.Case(

@@ -25,7 +25,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import cache, catalog, lists, templates
+from sqlnb import cache, catalog, dictionaries, lists, templates
 from sqlnb.catalog import TOKENIZERS
 from sqlnb.engine import Database, functions
 from sqlnb.errors import SqlnbError
@@ -80,14 +80,17 @@ def refresh(db: Database, model: str | None = None) -> None:
     if db.relation_type(record) is not None:
         built = db.fetch(exp.select("version", "settings").from_(record))
         if sorted(built, key=str) == sorted(wanted or [(__version__, None)], key=str):
-            for statement in lists.lookups(db, None if model is None else [model]):
+            for statement in _rows(db, None if model is None else [model]):
                 db.execute(statement)
             return
     for the_kind in KINDS.values():  # the tables they read, as this sqlnb keeps them
         if the_kind.functions:
             for statement in (*catalog.creates(db, the_kind), *the_kind.upgrades()):
                 db.execute(statement)
-    where = db.backend.schema or ""  # the functions' text names it (PostgreSQL)
+    # the functions' text names the schema (PostgreSQL) or the database (ClickHouse)
+    where = db.backend.schema or ""
+    if db.dialect.functions == "clickhouse":
+        where = dictionaries.database(db)
     key = f"macros {db.dialect.name} {where} {cache.source_stamp()} {json.dumps(keys)}"
     texts = cache.load(key)  # the same for every database: built once per machine
     if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
@@ -97,10 +100,26 @@ def refresh(db: Database, model: str | None = None) -> None:
             for text in (db.texts(s) if isinstance(s, exp.Expr) else [s])
         ]
         cache.store(key, texts)
-    for statement in lists.lookups(db):  # every model's (the table may be new), before the macros
+    if db.dialect.functions == "clickhouse":  # the tables, then their rows
+        for text in texts:
+            db.execute(text)
+        for statement in _rows(db):
+            db.execute(statement)
+        return
+    for statement in _rows(db):  # every model's (the table may be new), before the macros
         db.execute(statement)
     for text in texts:
         db.execute(text)
+
+
+def _rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
+    """The rows the list forms read a model from, written again for ``models`` (default:
+    every text model): DuckDB's lookup rows, ClickHouse's dictionaries."""
+    if db.dialect.functions == "macros":
+        return list(lists.lookups(db, models))
+    if db.dialect.functions == "clickhouse":
+        return dictionaries.rows(db, models)
+    return []
 
 
 def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
@@ -116,7 +135,14 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     for row in rows[1:]:
         recorded = exp.union(recorded, row, distinct=False)
     form, table_function = db.dialect.functions, db.dialect.table_function
-    if form == "macros":  # list functions: see _listed
+    records: list[exp.Expr | str] = [
+        templates.render("catalog/create_functions.sql"),
+        exp.delete(record, where=exp.true()),
+        exp.insert(recorded, record, columns=["version", "settings"]),
+    ]
+    if form == "clickhouse":  # lambdas over dictionaries: see sqlnb.dictionaries
+        return [*records, *dictionaries.statements(db, shape)]
+    if form == "macros":  # list functions: see sqlnb.lists
         listed = lists.listed(shape)
         label, proba = (_checked_text(listed[c], table_function) for c in ("label", "proba"))
     else:
@@ -134,11 +160,6 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
         .join(ok.subquery("g"), join_type="CROSS")
         .where(exp.column("ok", "g"))
     )
-    records: list[exp.Expr | str] = [
-        templates.render("catalog/create_functions.sql"),
-        exp.delete(record),
-        exp.insert(recorded, record, columns=["version", "settings"]),
-    ]
     if form == "postgres":
         by_model = _branches(db, shape)
         return [*records, *functions.postgres(db, label, proba, checked_table, by_model)]

@@ -16,7 +16,7 @@ SELECT
           LIST_TRANSFORM(
             RANGE(1, LEN(l.labels) + 1),
             LAMBDA i: CASE
-              WHEN l.cal_lo[i] IS NULL THEN NULL
+              WHEN LEN(COALESCE(l.cal_lo[i], [])) = 0 THEN NULL
               ELSE LIST_TRANSFORM(
                 [LEN(LIST_FILTER(l.cal_lo[i], LAMBDA x: x <= pr[i]))],
                 LAMBDA s: LIST_TRANSFORM(
@@ -59,7 +59,7 @@ SELECT
           LIST_TRANSFORM(
             RANGE(1, LEN(l.labels) + 1),
             LAMBDA i: CASE
-              WHEN l.cal_lo[i] IS NULL THEN NULL
+              WHEN LEN(COALESCE(l.cal_lo[i], [])) = 0 THEN NULL
               ELSE LIST_TRANSFORM(
                 [LEN(LIST_FILTER(l.cal_lo[i], LAMBDA x: x <= pr[i]))],
                 LAMBDA s: LIST_TRANSFORM(

@@ -143,9 +143,17 @@ class SqlnbClickHouse(ClickHouse):
         }
 
         def anonymous_sql(self, expression: exp.Anonymous) -> str:
-            """DuckDB's LIST_CONCAT is arrayConcat."""
-            if str(expression.this).upper() == "LIST_CONCAT":
+            """DuckDB's LIST_CONCAT, LIST_POSITION and LIST_SUM in ClickHouse's names."""
+            name = str(expression.this).upper()
+            if name == "LIST_CONCAT":
                 return str(self.func("arrayConcat", *expression.expressions))
+            if name == "LIST_POSITION":
+                return str(self.func("indexOf", *expression.expressions))
+            if name == "LIST_SUM":  # NULLs left out, as DuckDB's (ClickHouse refuses them)
+                v = exp.to_identifier("v")
+                none = exp.func("ifNull", exp.column(v), exp.convert(0))
+                return str(self.func("arraySum", exp.Lambda(this=none, expressions=[v]),
+                                     *expression.expressions))  # fmt: skip
             return str(super().anonymous_sql(expression))
 
         def alter_sql(self, expression: exp.Alter) -> str:
@@ -230,6 +238,7 @@ DIALECTS: dict[str, Dialect] = {
             snapshot=None,
             update=False,
             settings=tuple(f"SET {k} = {v}" for k, v in CLICKHOUSE_SETTINGS.items()),
+            functions="clickhouse",
         ),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
         # POSIX extended regular expressions: no \pL, no (?:...)

@@ -43,7 +43,7 @@ SELECT
                   ),
                   [{norm: String}]
                 )[1],
-                [arrayMap((w, n) -> {value: String}, u, arrayMap(y -> countEqual(known, y), u))]
+                [arrayMap((w, n) -> {value: String}, u, arrayMap(y -> toFloat64(countEqual(known, y)), u))]
               )[1],
               [arrayDistinct(known)]
             )[1],

@@ -1,0 +1,210 @@
+"""ClickHouse's SQL functions: sqlnb_classify(model, text) and sqlnb_proba(model, text) as lambdas
+over arrays (``CREATE FUNCTION name AS (args) -> expr``). A ClickHouse function takes no
+subquery, so a text model is read from two dictionaries held in memory, as ClickHouse's own
+naiveBayesClassifier reads its model: per (model, word) the word's weights and zero counts per
+class and its idf (``sqlnb_ch_words``), and per model its labels, base, tokenizer, transform and
+calibration (``sqlnb_ch_models``); sqlnb writes a model's rows and reloads them after every
+write of it. The text is tokenized by the model's own tokenizer (:meth:`Tokenizer.words`, the
+list form DuckDB's macros use), its words' vectors added up per class
+(``sql/functions/clickhouse/scores.clickhouse.sql``), and the joint log-likelihoods normalised
+and ranked by the list form's own rules (``sql/macros/posterior.sql``, ``argmax.sql``,
+``calibrated_lists.sql``, with ``sql/predict/normalise.sql`` and ``joint.sql``)."""
+
+from __future__ import annotations
+
+import json
+
+from sqlglot import exp
+
+from sqlnb import catalog, lists, templates
+from sqlnb.engine import Database
+from sqlnb.engine.functions import filled
+from sqlnb.kinds import KINDS
+from sqlnb.kinds.text import norm, value
+from sqlnb.pipeline import joint, mapping, normalised
+from sqlnb.shape import MODEL, TEXT, Shape
+from sqlnb.tokenizer import Tokenizer
+
+WORDS, MODELS = "sqlnb_ch_words", "sqlnb_ch_models"
+
+
+def database(db: Database) -> str:
+    """The database the functions' dictionaries are in: the connection's current one."""
+    return str(db.fetch(exp.select(exp.func("currentDatabase")))[0][0])
+
+
+def statements(db: Database, shape: Shape) -> list[str]:
+    """The tables and dictionaries (if the database lacks them) and the two functions, for the
+    database's ``shape``."""
+    database = globals()["database"](db)
+    names = {
+        "database": exp.to_identifier(database, quoted=True).sql("clickhouse"),
+        "database_text": exp.Literal.string(database).sql("clickhouse"),
+    }
+    label, proba = _functions(shape, database)
+    return [
+        filled("clickhouse", "tables", **names),
+        filled("clickhouse", "models", **names),
+        filled("clickhouse", "dictionaries", **names),
+        filled("clickhouse", "model_dictionary", **names),
+        filled("clickhouse", "classify", body=db.sql(label)),
+        filled("clickhouse", "proba", body=db.sql(proba)),
+    ]
+
+
+def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
+    """The statements that write the rows of ``models`` (default: every text model) again,
+    delete those of models that are gone, and reload the dictionaries."""
+    texts = exp.select("model").from_(catalog.MODELS.node())
+    kinds = [k.name for k in KINDS.values() if k.functions]
+    wanted = sorted(
+        r[0] for r in db.fetch(texts.where(exp.column("kind").isin(*map(exp.convert, kinds))))
+    )
+    statements: list[exp.Expr | str] = []
+    if models is None:  # every model's: those of models gone go too
+        statements += [exp.delete(exp.to_table(t), where=exp.true()) for t in (WORDS, MODELS)]
+    for name in wanted if models is None else models:
+        if models is not None:
+            where = exp.column("model").eq(exp.convert(name))
+            statements += [exp.delete(exp.to_table(t), where=where.copy()) for t in (WORDS, MODELS)]
+        if name in wanted:
+            model = exp.convert(name)
+            statements += [
+                templates.render(
+                    "functions/clickhouse/words.clickhouse.sql",
+                    model=model,
+                    weights=lists.word_weights(model.copy()),
+                ),
+                templates.render("functions/clickhouse/model.clickhouse.sql", model=model),
+            ]
+    name_of = database(db)
+    for table in (WORDS, MODELS):
+        name = exp.to_table(f"{table}_dict", db=name_of, quoted=True).sql("clickhouse")
+        statements.append(f"SYSTEM RELOAD DICTIONARY {name}")
+    return statements
+
+
+def _functions(shape: Shape, database: str) -> tuple[exp.Expr, exp.Expr]:
+    """The label and the probability of the text sqlnb_text under the model sqlnb_model."""
+    words = exp.Literal.string(f"{database}.{WORDS}_dict")
+    models = exp.Literal.string(f"{database}.{MODELS}_dict")
+
+    def field(name: str) -> exp.Expr:
+        return exp.Anonymous(
+            this="dictGet", expressions=[models.copy(), exp.Literal.string(name), MODEL.copy()]
+        )
+
+    tokens: exp.Expr = exp.Array(expressions=[])
+    for key in shape.tokenizers:  # the model's own tokenizer
+        listed = Tokenizer.from_dict(json.loads(key)).words(TEXT)
+        tokens = exp.If(
+            this=field("settings").eq(exp.Literal.string(key)), true=listed, false=tokens
+        )
+    i, sz = exp.column("i"), exp.column("sz")
+
+    def element(array: exp.Expr, index: exp.Expr) -> exp.Expr:
+        return exp.Bracket(this=array, expressions=[index], offset=1)
+
+    def part(n: int) -> exp.Expr:  # sz.1 or sz.2: the words' sums, weights or zero counts
+        return exp.Anonymous(this="tupleElement", expressions=[sz.copy(), exp.convert(n)])
+
+    n_zero = exp.Add(this=element(field("base_zero"), i.copy()), expression=element(part(2), i))
+    word = exp.column("w")
+    idf = exp.Anonymous(
+        this="dictGet",
+        expressions=[
+            words.copy(),
+            exp.Literal.string("idf"),
+            exp.Tuple(expressions=[MODEL.copy(), word]),
+        ],
+    )
+    x, v = exp.column("x"), exp.column("v")
+
+    def total(f: exp.Expr) -> exp.Expr:  # the sum of f(v) over the values x
+        over = exp.Lambda(this=f, expressions=[exp.to_identifier("v")])
+        return exp.func("arraySum", over, x.copy())
+
+    (jll,) = templates.expressions(
+        "functions/clickhouse/scores.clickhouse.sql",
+        joint=joint(element(field("base"), i.copy()), n_zero, element(part(1), i.copy())),
+        labels=field("labels"),
+        transformed=field("transformed"),
+        presence=field("presence"),
+        tokens=tokens,
+        words=words,
+        model=MODEL.copy(),
+        value=value(exp.column("n"), field("sublinear"), idf),
+        norm=norm(
+            field("norm"),
+            total(exp.Abs(this=v.copy())),
+            total(exp.Mul(this=v.copy(), expression=v.copy())),
+        ),
+    ).values()
+    if shape.temperature:
+        scaled = exp.Div(this=exp.column("t"), expression=field("temperature"))
+        jll = exp.func(
+            "arrayMap", exp.Lambda(this=scaled, expressions=[exp.to_identifier("t")]), jll
+        )
+    top, total_ = exp.column("top"), exp.column("total")
+    posterior = templates.expressions(
+        "macros/posterior.sql",
+        jll=jll,
+        term=normalised(exp.column("v"), top, exp.null())["term"],
+        proba=normalised(top, top, total_)["proba"],
+        each=normalised(exp.column("v"), top, total_)["proba"],
+        position=lists.position(exp.column("j"), top),
+    )
+    chosen = {name: posterior[name] for name in ("label", "proba")}
+    if shape.mapped:
+        calibrated = templates.expressions(
+            "macros/calibrated_lists.sql",
+            probas=posterior["probas"],
+            mapped=mapping(None, given={n: exp.column(n) for n in ("p", "lo", "a", "b", "method")}),
+            position=lists.position(exp.column("q"), exp.ArrayMax(this=exp.column("q"))),
+        )
+        chosen = {
+            name: exp.Case(
+                ifs=[exp.If(this=exp.column("calibrated", "l"), true=calibrated[name])],
+                default=posterior[name],
+            )
+            for name in ("label", "proba")
+        }
+    for expression in chosen.values():  # the list form's row l: the model's dictionary row
+        for column in list(expression.find_all(exp.Column)):
+            if column.table == "l":
+                column.replace(field(column.name))
+    return tuple(_checked(chosen[n], models, n) for n in ("label", "proba"))  # type: ignore[return-value]
+
+
+def _checked(value: exp.Expr, models: exp.Expr, name: str) -> exp.Expr:
+    """``value``, or an error for a name that is no text model or one without a tokenizer
+    (ClickHouse's throwIf takes a constant message: it cannot name the model)."""
+    has = exp.Anonymous(this="dictHas", expressions=[models.copy(), MODEL.copy()])
+    settings = exp.Anonymous(
+        this="dictGet", expressions=[models.copy(), exp.Literal.string("settings"), MODEL.copy()]
+    )
+    unknown = exp.Anonymous(
+        this="throwIf",
+        expressions=[
+            exp.not_(has),
+            exp.Literal.string(f"{name}: no text model of that name in this database"),
+        ],
+    )
+    untokenized = exp.Anonymous(
+        this="throwIf",
+        expressions=[
+            settings.eq(exp.Literal.string("")),
+            exp.Literal.string(
+                "the model has no tokenizer (it was not trained from text): classify its "
+                "tokens with sqlnb predict"
+            ),
+        ],
+    )
+    return exp.If(
+        this=exp.and_(
+            exp.EQ(this=unknown, expression=exp.convert(0)),
+            exp.EQ(this=untokenized, expression=exp.convert(0)),
+        ),
+        true=value,
+        false=exp.null(),
+    )
