@@ -151,7 +151,7 @@ def load(engine: str, url: str, docs: Path) -> None:
             part.to_parquet(path)
             s.query(f"DROP TABLE IF EXISTS {name}")
             s.query(
-                f"CREATE TABLE {name} ENGINE = MergeTree ORDER BY doc_id AS "
+                f"CREATE TABLE {name} ENGINE = MergeTree ORDER BY tuple() AS "
                 f"SELECT * FROM file('{path}', Parquet)"
             )
         s.close()
