@@ -102,7 +102,8 @@ def creates(db: Database, the_kind: Kind, *, script: bool = False) -> list[exp.E
         if found is None or script or (t.view and found == "table"):
             statements.append(templates.render(t.create))
         if t.lookup and db.dialect.lookup_index and not script:  # for the SQL functions
-            statements.append(dialects.index(t.node(), "lookup", t.lookup))
+            hashed = db.dialect.lookup_hash
+            statements.append(dialects.index(t.node(), "lookup", t.lookup, hashed=hashed))
     return statements
 
 

@@ -27,7 +27,7 @@ from sqlglot import exp
 
 from sqlnb import cache, catalog, dictionaries, lists, templates
 from sqlnb.catalog import TOKENIZERS
-from sqlnb.engine import Database, functions
+from sqlnb.engine import Database, dialects, functions
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import KINDS
@@ -285,10 +285,36 @@ def _one_text(db: Database, entry: catalog.Entry) -> exp.Select:
                 and other.this == entry.name
             ):
                 other.replace(MODEL.copy())
+    if db.dialect.lookup_hash:
+        _keyed(built)
     label = exp.cast(exp.column("label", "q"), "VARCHAR")
     return exp.select(
         exp.Max(this=label).as_("label"), exp.Max(this=exp.column("proba", "q")).as_("proba")
     ).from_(built.subquery("q"))
+
+
+def _keyed(tree: exp.Expr) -> None:
+    """Each join of ``tree`` to a table the functions look words up in (``ModelTable.lookup``)
+    also says the equality of the lookup key (``dialects.lookup_key``: the model parameter and
+    the word it is joined on), which the engine's hash index answers in one probe."""
+    lookups = {t.name: t.lookup for k in KINDS.values() for t in catalog.tables(k) if t.lookup}
+    for join in tree.find_all(exp.Join):
+        table, on = join.this, join.args.get("on")
+        if not isinstance(table, exp.Table) or table.name not in lookups or on is None:
+            continue
+        alias = table.alias_or_name
+        found = {"model": MODEL.copy()}
+        for eq in on.find_all(exp.EQ):
+            for side, other in ((eq.this, eq.expression), (eq.expression, eq.this)):
+                if isinstance(side, exp.Column) and side.table == alias:
+                    found[side.name] = other
+        columns = lookups[table.name]
+        if all(c in found for c in columns):
+            keys = (
+                dialects.lookup_key([exp.column(c, alias) for c in columns]),
+                dialects.lookup_key([found[c].copy() for c in columns]),
+            )
+            join.set("on", exp.and_(on, exp.EQ(this=keys[0], expression=keys[1])))
 
 
 def _checked(needs: exp.Table, why: str, value: exp.Expr) -> exp.Expr:

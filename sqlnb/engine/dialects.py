@@ -67,6 +67,11 @@ class Dialect:
     # the tables they read by word (ModelTable.lookup) get an index on (model, word), without
     # which each call scans the model's whole vocabulary (a 312,642-word model: 26 ms a text).
     lookup_index: bool = False
+    # True where that index is a hash index on the key model || ' ' || word (PostgreSQL's:
+    # one bucket probe a word, where a btree on (model, word) descends three levels; the
+    # functions took 1.6 times as long with it, benchmarks/functions.py), and the functions'
+    # joins to those tables say the key's equality (lookup_key) besides the word's.
+    lookup_hash: bool = False
     # True where regular expressions backtrack (Java's): a token pattern that repeats a
     # repetition ambiguously could take exponential time there, and is refused.
     backtracking_regex: bool = False
@@ -207,6 +212,7 @@ DIALECTS: dict[str, Dialect] = {
             analyze=True,
             index_model=True,
             lookup_index=True,
+            lookup_hash=True,
             default_pattern=r"[[:alpha:][:digit:]]+(?:'[[:alpha:][:digit:]]+)*",
             functions="postgres",
             functions_check_tables=True,
@@ -383,13 +389,29 @@ def _model_index(table: exp.Table) -> exp.Create:
     return index(table, "model", ("model",))
 
 
-def index(table: exp.Table, name: str, columns: Sequence[str]) -> exp.Create:
-    """CREATE INDEX IF NOT EXISTS <table>_<name> ON <table> (<columns>)."""
+def lookup_key(columns: Sequence[exp.Expr]) -> exp.Expr:
+    """c1 || ' ' || c2 ...: the key a hash lookup index is on (Dialect.lookup_hash). Not one
+    to one ('a b' || ' ' || 'c' is 'a' || ' ' || 'b c'), so a join by it also says each
+    column's equality."""
+    key = columns[0]
+    for column in columns[1:]:
+        key = exp.DPipe(this=exp.DPipe(this=key, expression=exp.convert(" ")), expression=column)
+    return key
+
+
+def index(
+    table: exp.Table, name: str, columns: Sequence[str], *, hashed: bool = False
+) -> exp.Create:
+    """CREATE INDEX IF NOT EXISTS <table>_<name> ON <table> (<columns>), or ``hashed``, a hash
+    index on their :func:`lookup_key`."""
+    if hashed:
+        key = exp.Paren(this=lookup_key([exp.column(c) for c in columns]))
+        params = exp.IndexParameters(using=exp.var("HASH"), columns=[exp.Ordered(this=key)])
+    else:
+        params = exp.IndexParameters(columns=[exp.column(c) for c in columns])
     return exp.Create(
         this=exp.Index(
-            this=exp.to_identifier(f"{table.name}_{name}"),
-            table=table.copy(),
-            params=exp.IndexParameters(columns=[exp.column(c) for c in columns]),
+            this=exp.to_identifier(f"{table.name}_{name}"), table=table.copy(), params=params
         ),
         kind="INDEX",
         exists=True,
