@@ -165,6 +165,43 @@ def test_a_table_by_name_unknown_models_and_models_without_a_tokenizer(pg):
             assert message in str(raised.value), query
 
 
+def test_postgres_functions_look_words_up_by_the_hash_key(pg):
+    """Each word of a text is one probe of the hash index on model || ' ' || word (of
+    sqlnb_scoring, and of sqlnb_transform for a TF-IDF model), not a scan: the index's
+    scans as PostgreSQL counts them, from a plain client."""
+    texts = [  # a vocabulary of 20,000 words: too many to scan for each text
+        (i, " ".join(f"w{(i * 7 + j * 131) % 20_000}" for j in range(10)), f"c{i % 3}")
+        for i in range(2_000)
+    ]
+    pg.load("train", pd.DataFrame(texts, columns=["doc_id", "text", "label"]))
+    sqlnb.train(pg.db, sqlnb.Docs("train"), model="plain")
+    sqlnb.train(pg.db, sqlnb.Docs("train"), model="idf", idf="smooth")
+    schema = pg.db.connection.execute("SELECT current_schema()").fetchone()[0]
+    with client(pg) as con:
+        counts = (
+            "SELECT relname, idx_scan FROM pg_stat_user_indexes "
+            "WHERE schemaname = %s AND indexrelname LIKE '%%lookup' ORDER BY relname"
+        )
+        con.execute("SELECT pg_stat_force_next_flush()")
+        before = dict(con.execute(counts, [schema]).fetchall())
+        for model in ("plain", "idf"):
+            con.execute(
+                "SELECT sqlnb_classify(%s, text), sqlnb_proba(%s, text) FROM train", [model, model]
+            ).fetchall()
+        con.execute("SELECT pg_stat_force_next_flush()")
+        after = dict(con.execute(counts, [schema]).fetchall())
+        defined = con.execute(
+            "SELECT indexdef FROM pg_indexes WHERE schemaname = %s AND indexname LIKE "
+            "'%%lookup' ORDER BY indexname",
+            [schema],
+        ).fetchall()
+    assert sorted(after) == ["sqlnb_scoring", "sqlnb_transform"]
+    words = 10 * len(texts)  # each word: one probe for each function
+    assert after["sqlnb_scoring"] - before["sqlnb_scoring"] >= 4 * words
+    assert after["sqlnb_transform"] - before["sqlnb_transform"] >= 2 * words
+    assert all("USING hash" in d and "(model || ' '::text) || word" in d for (d,) in defined)
+
+
 def test_functions_follow_retraining_with_another_tokenizer_and_drop(engine):
     engine.load("train", docs())
     first = sqlnb.train(engine.db, sqlnb.Docs("train"), model="m")
