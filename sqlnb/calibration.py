@@ -84,7 +84,9 @@ def fit(
     if entry.n_classes < 2:
         raise SqlnbError(f"model {entry.name!r} has one class: there is nothing to calibrate")
     source = as_source(data)
-    evaluated = pipeline.evaluation_pipeline(db, entry, source, labels, calibrate=False)
+    evaluated = pipeline.evaluation_pipeline(
+        db, entry, source, labels, calibrate=False, purpose="calibrate on"
+    )
     truth = dict(evaluated.ctes)[pipeline.TRUTH]
     unknown = db.fetch(
         templates.render("calibrate/unknown.sql", truth=truth.subquery("t"), model=entry.name)

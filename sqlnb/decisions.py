@@ -23,7 +23,7 @@ from sqlnb.catalog import Entry
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import check_class_prior, parse_class_prior
-from sqlnb.inputs import require, source_node
+from sqlnb.inputs import numbers, require, source_node
 
 ROUNDS, TOLERANCE = 1000, 1e-9
 
@@ -90,6 +90,7 @@ def costs(db: Database, entry: Entry, table: str) -> exp.Query:
     node = source_node(table)
     columns = db.columns(node)
     require(table, columns, {"actual": "actual", "predicted": "predicted", "cost": "cost"})
+    numbers(db, table, columns, "cost", "costs")
     rows = db.fetch(
         exp.select(
             exp.cast(exp.column("actual", quoted=True), "VARCHAR"),
@@ -109,7 +110,7 @@ def costs(db: Database, entry: Entry, table: str) -> exp.Query:
         if cost is None or not math.isfinite(cost) or cost < 0:
             raise SqlnbError(
                 f"cost table {table!r}: the cost of predicting {predicted!r} for {actual!r} is "
-                f"{cost!r}, not a finite number >= 0"
+                f"{'NULL' if cost is None else repr(cost)}, not a finite number >= 0"
             )
         pair = (ids[actual], ids[predicted])
         if pair in found:

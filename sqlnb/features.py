@@ -176,8 +176,8 @@ class Selection:
         size = db.fetch(exp.select(exp.func("COUNT", exp.Star())).from_(scored.subquery("v")))
         if self.n > int(size[0][0]):
             raise SqlnbError(
-                f"--select {self}: the labeled documents have {size[0][0]} words, fewer than "
-                f"{self.n}"
+                f"--select {str(self)!r}: the labeled documents have {size[0][0]} words, "
+                f"fewer than {self.n}"
             )
         kept = templates.select("features/selected.sql", scores=scored, n=self.n)
         return (

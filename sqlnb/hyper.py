@@ -13,8 +13,10 @@ from sqlnb import templates
 from sqlnb.errors import SqlnbError
 
 
-def parse_class_prior(text: str) -> dict[str, float]:
-    """``'spam=0.3,ham=0.7'`` as a dict.
+def parse_class_prior(
+    text: str, what: str = "class prior", unit: str = "probability"
+) -> dict[str, float]:
+    """``'spam=0.3,ham=0.7'`` as a dict (``what`` it is and its ``unit``, for the messages).
 
     >>> parse_class_prior("spam=0.3, ham=0.7")
     {'spam': 0.3, 'ham': 0.7}
@@ -23,11 +25,13 @@ def parse_class_prior(text: str) -> dict[str, float]:
     for part in text.split(","):
         label, sep, value = part.strip().rpartition("=")
         if not sep or not label:
-            raise SqlnbError(f"class prior {part.strip()!r} is not of the form label=probability")
+            raise SqlnbError(f"{what} {part.strip()!r} is not of the form label={unit}")
+        if label in prior:
+            raise SqlnbError(f"{what} names class {label!r} twice")
         try:
             prior[label] = float(value)
         except ValueError:
-            raise SqlnbError(f"class prior of {label!r} is {value!r}, not a number") from None
+            raise SqlnbError(f"{what} of {label!r} is {value!r}, not a number") from None
     return prior
 
 

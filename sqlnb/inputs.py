@@ -62,11 +62,7 @@ class Tokens:
         if name is None:
             return self.render(exp.convert(1))
         require(self.table, columns, {"count": name})
-        if db.dialect.typed_columns and _is_text(columns[name]):
-            raise SqlnbError(
-                f"column {name!r} of {self.table!r} holds text ({columns[name]}): "
-                "counts must be numbers"
-            )
+        numbers(db, self.table, columns, name, "counts")
         return self.render(_user(name))
 
     def integer_counts(self, db: Database) -> bool:
@@ -307,6 +303,15 @@ INTEGERS = {
     "UBIGINT",
     "UHUGEINT",
 }
+
+
+def numbers(db: Database, table: str, columns: dict[str, str], name: str, what: str) -> None:
+    """Refuse a column of text where ``what`` must be numbers (on engines with column types;
+    casting would accept '1.0' and fail on 'abc' with the engine's own message)."""
+    if db.dialect.typed_columns and _is_text(columns[name]):
+        raise SqlnbError(
+            f"column {name!r} of {table!r} holds text ({columns[name]}): {what} must be numbers"
+        )
 
 
 def type_family(sql_type: str) -> str:

@@ -350,16 +350,17 @@ def evaluation_pipeline(
     check: bool = True,
     dialect: str | None = None,
     calibrate: bool = True,
+    purpose: str = "evaluate",
 ) -> Pipeline:
     """The pipeline over the labeled documents of ``data``, with their labels (``TRUTH``);
-    the inputs are checked first unless ``check`` is off (checked already); built for the
-    engine ``dialect`` (default: the database's own); calibrated unless ``calibrate`` is
-    off."""
+    the inputs are checked first (for ``purpose``, which their messages name) unless
+    ``check`` is off (checked already); built for the engine ``dialect`` (default: the
+    database's own); calibrated unless ``calibrate`` is off."""
     source = as_source(data)
     the_labels = labels_for(source, labels)
     truth = the_labels.query(db)
     if check:
-        the_labels.check(db, truth, purpose="evaluate")
+        the_labels.check(db, truth, purpose=purpose)
         given = the_labels.label_type(db)
         if type_family(given) != type_family(entry.label_type):
             raise SqlnbError(

@@ -712,6 +712,9 @@ def test_new_priors_given_and_estimated_on_a_shifted_sample(text_db, text_model)
         ok=False,
     )
     assert done.returncode == 1 and "sums to 1.1, not 1" in done.stderr
+    done = sqlnb("predict", text_db, "--model", "m", "--tokens", "shifted", "--priors",
+                 "c0=0.5,c0=0.5", ok=False)  # fmt: skip
+    assert done.returncode == 1 and "--priors: names class 'c0' twice" in done.stderr
     assert math.isclose(estimated.sum(), 1)
 
 
@@ -848,7 +851,12 @@ def test_an_empty_calibration_set_is_refused(text_db, tmp_path):
         con.execute(
             "CREATE TABLE others AS SELECT doc_id + 100000 AS doc_id, label FROM calibration_labels"
         )
+        con.execute("CREATE TABLE no_labels AS SELECT * FROM calibration_labels WHERE false")
     before = snapshot(path)
+    done = sqlnb("calibrate", path, "--model", "e", "--tokens", "calibration_tokens", "--labels",
+                 "no_labels", ok=False)  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "labels table 'no_labels' is empty: nothing to calibrate on" in done.stderr
     for tokens, labels in (("no_tokens", "calibration_labels"), ("calibration_tokens", "others")):
         done = sqlnb("calibrate", path, "--model", "e", "--tokens", tokens, "--labels", labels,
                      ok=False)  # fmt: skip
@@ -912,6 +920,9 @@ def test_bad_cost_tables_are_refused_with_the_database_unchanged(text_db, tmp_pa
             "CREATE TABLE nulls AS SELECT actual, predicted, NULLIF(cost, 1) AS cost FROM c"
         )
         con.execute("CREATE TABLE columns AS SELECT actual, predicted, cost AS price FROM c")
+        con.execute(  # '1.0' would cast, 'abc' would not: text is refused either way
+            "CREATE TABLE texts AS SELECT actual, predicted, CAST(cost AS TEXT) AS cost FROM c"
+        )
         con.execute(
             "CREATE OR REPLACE TABLE mine AS SELECT DISTINCT doc_id AS id FROM held_out_tokens"
         )
@@ -919,8 +930,9 @@ def test_bad_cost_tables_are_refused_with_the_database_unchanged(text_db, tmp_pa
     for table, message in [
         ("unknown", "names label 'c9', which model 'm' does not know"),
         ("twice", "gives two costs of predicting 'c1' for 'c0'"),
-        ("nulls", "is None, not a finite number >= 0"),
+        ("nulls", "is NULL, not a finite number >= 0"),
         ("columns", "cost"),
+        ("texts", "column 'cost' of 'texts' holds text (VARCHAR): costs must be numbers"),
     ]:
         for command in ("predict", "classify"):
             extra = ("--update", "mine", "--into", "label") if command == "classify" else ()

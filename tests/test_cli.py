@@ -392,6 +392,10 @@ def test_growth_commands(trained: Path, tmp_path: Path):
         "train", db, "--model", "m", "--labels", "more", "--append", "--alpha", "2"
     )
     assert code == 1 and "--alpha is not allowed" in stderr
+    code, _, stderr = run(
+        "train", db, "--model", "m", "--labels", "more", "--append", "--select", "chi2:5"
+    )
+    assert code == 1 and "--select is not allowed" in stderr
     code, stdout, stderr = run("retune", db, "--model", "m", "--alpha", "0.5")
     assert code == 0 and '"alpha": 0.5' in stdout, stderr
     code, stdout, stderr = run(

@@ -193,7 +193,9 @@ def test_em_tolerance_stops_early_and_docs_equal_tokens(corpus_db, tmp_path):
         "--em-tolerance",
         1e-3,
     )
-    assert 2 <= done.stdout.count("EM ") < 51
+    iterations = done.stdout.count("EM iteration ")
+    assert 1 <= iterations < 50
+    assert f"EM stopped after iteration {iterations} of 50" in done.stdout
     # raw text: the unlabeled documents tokenized once, with the model's tokenizer
     path = tmp_path / "docs.duckdb"
     with duckdb.connect(str(path)) as con:

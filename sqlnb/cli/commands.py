@@ -111,7 +111,12 @@ def train(
         if append:
             given = list(hyper)
             if given or the_tokenizer is not None or pruning is not None or select is not None:
-                option = "--" + given[0].replace("_", "-") if given else "a tokenizer option"
+                option = (
+                    "--" + given[0].replace("_", "-") if given
+                    else "--select" if select is not None
+                    else "a pruning option" if pruning is not None
+                    else "a tokenizer option"
+                )  # fmt: skip
                 raise SqlnbError(
                     f"with --append the model's own settings apply: {option} is not "
                     "allowed (use sqlnb retune to change smoothing or priors)"
@@ -296,8 +301,8 @@ def calibrate(
             m.calibrate(data, labels, "none")
             echo(f"model {model_name!r} is uncalibrated")
             return
+        fitted = m.calibrate(data, labels, method)  # checks the data first
         before = m.evaluate(data, labels, calibrate=False)
-        fitted = m.calibrate(data, labels, method)
         after = load(database, model_name).evaluate(data, labels)
     detail = f" (T = {fitted.rows[0][3]:.6g})" if method == "temperature" else ""
     echo(

@@ -58,6 +58,12 @@ def train_em(
             f"EM {'iteration ' + str(step['iteration']) if step['iteration'] else 'start'}: "
             f"log-likelihood {step['log_likelihood']:.6f}; unlabeled shares {shares}"
         )
+    last = done.history[-1]["iteration"]
+    if last < em.iterations:
+        echo(
+            f"EM stopped after iteration {last} of {em.iterations}: the log-likelihood changed "
+            f"by less than --em-tolerance {em.tolerance:g} (relative)"
+        )
     entry = done.entry
     echo(
         f"trained {entry.kind_name} model {model_name!r} by EM: "

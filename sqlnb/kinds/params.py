@@ -104,7 +104,11 @@ class Hyper:
         if self.value == WEIGHTS and value == "balanced":
             return value
         if isinstance(value, str):
-            value = parse_class_prior(value)
+            value = (
+                parse_class_prior(value, "class weight", "weight")
+                if self.value == WEIGHTS
+                else parse_class_prior(value)
+            )
         if self.value == WEIGHTS:
             if not isinstance(value, dict) or not all(
                 isinstance(w, (int, float))
