@@ -1,11 +1,12 @@
 """ClickHouse's SQL functions: sqlnb_classify(model, text) and sqlnb_proba(model, text) as lambdas
 over arrays (``CREATE FUNCTION name AS (args) -> expr``). A ClickHouse function takes no
-subquery, so a text model is read from two dictionaries held in memory, as ClickHouse's own
-naiveBayesClassifier reads its model: per (model, word) the word's weights and zero counts per
-class and its idf (``sqlnb_ch_words``), and per model its labels, base, tokenizer, transform and
+subquery, so a text model is read from three dictionaries held in memory, as ClickHouse's own
+naiveBayesClassifier reads its model: per (model, word) the word's key (``sqlnb_ch_words``), per
+key the word's weight and zero count in one class and its idf (``sqlnb_ch_weights``: the key of
+class i is the word's key + i - 1), and per model its labels, base, tokenizer, transform and
 calibration (``sqlnb_ch_models``); sqlnb writes a model's rows and reloads them after every
 write of it. The text is tokenized by the model's own tokenizer (:meth:`Tokenizer.words`, the
-list form DuckDB's macros use), its words' vectors added up per class
+list form DuckDB's macros use), its words' weights added up per class
 (``sql/functions/clickhouse/scores.clickhouse.sql``), and the joint log-likelihoods normalised
 and ranked by the list form's own rules (``sql/macros/posterior.sql``, ``argmax.sql``,
 ``calibrated_lists.sql``, with ``sql/predict/normalise.sql`` and ``joint.sql``)."""
@@ -25,7 +26,8 @@ from sqlnb.pipeline import joint, mapping, normalised
 from sqlnb.shape import MODEL, TEXT, Shape
 from sqlnb.tokenizer import Tokenizer
 
-WORDS, MODELS = "sqlnb_ch_words", "sqlnb_ch_models"
+WORDS, WEIGHTS, MODELS = "sqlnb_ch_words", "sqlnb_ch_weights", "sqlnb_ch_models"
+TABLES = (WORDS, WEIGHTS, MODELS)
 
 
 def database(db: Database) -> str:
@@ -34,8 +36,8 @@ def database(db: Database) -> str:
 
 
 def statements(db: Database, shape: Shape) -> list[str]:
-    """The tables and dictionaries (if the database lacks them) and the two functions, for the
-    database's ``shape``."""
+    """The tables and dictionaries, made anew (their rows are all written again after them:
+    an older sqlnb's are dropped), and the two functions, for the database's ``shape``."""
     database = globals()["database"](db)
     names = {
         "database": exp.to_identifier(database, quoted=True).sql("clickhouse"),
@@ -43,13 +45,21 @@ def statements(db: Database, shape: Shape) -> list[str]:
     }
     label, proba = _functions(shape, database)
     return [
-        filled("clickhouse", "tables", **names),
-        filled("clickhouse", "models", **names),
-        filled("clickhouse", "dictionaries", **names),
-        filled("clickhouse", "model_dictionary", **names),
+        *(f"DROP DICTIONARY IF EXISTS {_name(db, f'{t}_dict')}" for t in TABLES),
+        *(f"DROP TABLE IF EXISTS {_name(db, t)}" for t in TABLES),
+        *(filled("clickhouse", name, **names) for name in ("tables", "weights", "models")),
+        *(
+            filled("clickhouse", name, **names)
+            for name in ("dictionaries", "weights_dictionary", "model_dictionary")
+        ),
         filled("clickhouse", "classify", body=db.sql(label)),
         filled("clickhouse", "proba", body=db.sql(proba)),
     ]
+
+
+def _name(db: Database, table: str) -> str:
+    """``table`` of the connection's database, quoted for ClickHouse."""
+    return exp.to_table(table, db=database(db), quoted=True).sql("clickhouse")
 
 
 def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
@@ -62,31 +72,36 @@ def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
     )
     statements: list[exp.Expr | str] = []
     if models is None:  # every model's: those of models gone go too
-        statements += [exp.delete(exp.to_table(t), where=exp.true()) for t in (WORDS, MODELS)]
+        statements += [exp.delete(exp.to_table(t), where=exp.true()) for t in TABLES]
     for name in wanted if models is None else models:
         if models is not None:
             where = exp.column("model").eq(exp.convert(name))
-            statements += [exp.delete(exp.to_table(t), where=where.copy()) for t in (WORDS, MODELS)]
+            statements += [exp.delete(exp.to_table(t), where=where.copy()) for t in TABLES]
         if name in wanted:
             model = exp.convert(name)
+            classes = (
+                exp.select(exp.func("COUNT", exp.Star()))
+                .from_(catalog.CLASSES.node())
+                .where(exp.column("model").eq(model.copy()))
+            )
             statements += [
                 templates.render(
-                    "functions/clickhouse/words.clickhouse.sql",
-                    model=model,
-                    weights=lists.word_weights(model.copy()),
-                ),
-                templates.render("functions/clickhouse/model.clickhouse.sql", model=model),
+                    f"functions/clickhouse/{file}.clickhouse.sql", model=model.copy(), **extra
+                )
+                for file, extra in (  # the keys, then what they key, then the model's row
+                    ("words", {"classes": classes.subquery()}),
+                    ("weights", {"weights": lists.word_weights(model.copy())}),
+                    ("model", {}),
+                )
             ]
-    name_of = database(db)
-    for table in (WORDS, MODELS):
-        name = exp.to_table(f"{table}_dict", db=name_of, quoted=True).sql("clickhouse")
-        statements.append(f"SYSTEM RELOAD DICTIONARY {name}")
+    statements += [f"SYSTEM RELOAD DICTIONARY {_name(db, f'{t}_dict')}" for t in TABLES]
     return statements
 
 
 def _functions(shape: Shape, database: str) -> tuple[exp.Expr, exp.Expr]:
     """The label and the probability of the text sqlnb_text under the model sqlnb_model."""
     words = exp.Literal.string(f"{database}.{WORDS}_dict")
+    weights = exp.Literal.string(f"{database}.{WEIGHTS}_dict")
     models = exp.Literal.string(f"{database}.{MODELS}_dict")
 
     def field(name: str) -> exp.Expr:
@@ -109,14 +124,8 @@ def _functions(shape: Shape, database: str) -> tuple[exp.Expr, exp.Expr]:
         return exp.Anonymous(this="tupleElement", expressions=[sz.copy(), exp.convert(n)])
 
     n_zero = exp.Add(this=element(field("base_zero"), i.copy()), expression=element(part(2), i))
-    word = exp.column("w")
     idf = exp.Anonymous(
-        this="dictGet",
-        expressions=[
-            words.copy(),
-            exp.Literal.string("idf"),
-            exp.Tuple(expressions=[MODEL.copy(), word]),
-        ],
+        this="dictGet", expressions=[weights.copy(), exp.Literal.string("idf"), exp.column("k")]
     )
     x, v = exp.column("x"), exp.column("v")
 
@@ -130,8 +139,10 @@ def _functions(shape: Shape, database: str) -> tuple[exp.Expr, exp.Expr]:
         labels=field("labels"),
         transformed=field("transformed"),
         presence=field("presence"),
+        zeros=field("zeros"),
         tokens=tokens,
         words=words,
+        weights=weights,
         model=MODEL.copy(),
         value=value(exp.column("n"), field("sublinear"), idf),
         norm=norm(

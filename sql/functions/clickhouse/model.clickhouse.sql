@@ -1,13 +1,15 @@
 -- A text model's row of sqlnb_ch_models: per class in class order its label, its base (a NULL
 -- base, a prior of 0, is a zero factor) and zero count (sqlnb_base), whether a word counts once,
--- its tokenizer's settings ('' for none), its document transform (sqlnb_transform's settings),
--- its temperature (1 if none) and per class its sigmoid or isotonic calibration rows, as lists
+-- whether a word has a zero count in a class (its rows of sqlnb_ch_weights, written first;
+-- without, the functions add up no zero counts), its
+-- tokenizer's settings ('' for none), its document transform (sqlnb_transform's settings), its
+-- temperature (1 if none) and per class its sigmoid or isotonic calibration rows, as lists
 -- in the order of lo (sqlnb_calibration; empty for a class without).
 INSERT INTO sqlnb_ch_models
 SELECT
   {model: String} AS model,
-  c.labels, b.base, b.base_zero, b.presence, t.settings, f.transformed, f.sublinear, f.norm,
-  k.temperature, k.calibrated, k.cal_method, k.cal_lo, k.cal_a, k.cal_b
+  c.labels, b.base, b.base_zero, b.presence, z.zeros, t.settings, f.transformed, f.sublinear,
+  f.norm, k.temperature, k.calibrated, k.cal_method, k.cal_lo, k.cal_a, k.cal_b
 FROM (
   SELECT arrayMap(x -> x.2, arraySort(x -> x.1, groupArray((class_id, toString(label))))) AS labels
   FROM sqlnb_classes WHERE model = {model: String}
@@ -22,6 +24,10 @@ CROSS JOIN (
     toUInt8(max(presence)) AS presence
   FROM sqlnb_base WHERE model = {model: String}
 ) AS b
+CROSS JOIN (
+  SELECT toUInt8(countIf(v.z != 0) > 0) AS zeros FROM sqlnb_ch_weights AS v
+  WHERE v.model = {model: String}
+) AS z
 CROSS JOIN (
   SELECT toString(ifNull(any(settings), '')) AS settings FROM sqlnb_tokenizers WHERE model = {model: String}
 ) AS t

@@ -1,16 +1,11 @@
--- A text model's rows of sqlnb_ch_words: per word of model {model}, its weights and zero counts
--- per class in class order ({weights}: sql/macros/weights.sql's rows (word, class_id, weight,
--- zero)) and its idf (sqlnb_transform's, 1 for a model without a transform).
-INSERT INTO sqlnb_ch_words (model, word, w, z, idf)
+-- A text model's rows of sqlnb_ch_words: per word of model {model} (sqlnb_scoring's) its key,
+-- the first of the model's {classes} consecutive keys of its weights in sqlnb_ch_weights (class
+-- i's: key + i - 1; the model's keys follow every key the table holds, so they are no other
+-- model's, and 0 is no word's).
+INSERT INTO sqlnb_ch_words (model, word, key)
 SELECT
   {model: String} AS model,
   w.word AS word,
-  arrayMap(x -> x.2, arraySort(x -> x.1, groupArray((w.class_id, toFloat64(w.weight))))) AS w,
-  arrayMap(x -> x.2, arraySort(x -> x.1, groupArray((w.class_id, toFloat64(w.zero))))) AS z,
-  toFloat64(ifNull(any(f.idf), 1)) AS idf
-FROM {weights: Identifier} AS w
-LEFT JOIN (
-  SELECT t.word AS word, t.idf AS idf FROM sqlnb_transform AS t WHERE t.model = {model: String}
-) AS f
-  ON f.word = w.word
-GROUP BY w.word
+  toUInt64((SELECT max(g.key) FROM sqlnb_ch_weights AS g) + 1
+    + (row_number() OVER (ORDER BY w.word) - 1) * {classes: String}) AS key
+FROM (SELECT DISTINCT s.word AS word FROM sqlnb_scoring AS s WHERE s.model = {model: String}) AS w
