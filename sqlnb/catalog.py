@@ -101,8 +101,8 @@ def creates(db: Database, the_kind: Kind, *, script: bool = False) -> list[exp.E
             statements.append(templates.render("catalog/drop_table.sql", table=t.node()))
         if found is None or script or (t.view and found == "table"):
             statements.append(templates.render(t.create))
-        if t.lookup and db.dialect.lookup_index and not script:  # for the SQL functions
-            hashed = db.dialect.lookup_hash
+        if t.lookup and db.dialect.lookup and not script:  # for the SQL functions
+            hashed = db.dialect.lookup == "hash"
             statements.append(dialects.index(t.node(), "lookup", t.lookup, hashed=hashed))
     return statements
 

@@ -22,7 +22,7 @@ from sqlnb.engine import Database
 from sqlnb.engine.functions import filled
 from sqlnb.kinds import KINDS
 from sqlnb.kinds.text import norm, value
-from sqlnb.pipeline import joint, mapping, normalised
+from sqlnb.pipeline import joint
 from sqlnb.shape import MODEL, TEXT, Shape
 from sqlnb.tokenizer import Tokenizer
 
@@ -156,30 +156,7 @@ def _functions(shape: Shape, database: str) -> tuple[exp.Expr, exp.Expr]:
         jll = exp.func(
             "arrayMap", exp.Lambda(this=scaled, expressions=[exp.to_identifier("t")]), jll
         )
-    top, total_ = exp.column("top"), exp.column("total")
-    posterior = templates.expressions(
-        "macros/posterior.sql",
-        jll=jll,
-        term=normalised(exp.column("v"), top, exp.null())["term"],
-        proba=normalised(top, top, total_)["proba"],
-        each=normalised(exp.column("v"), top, total_)["proba"],
-        position=lists.position(exp.column("j"), top),
-    )
-    chosen = {name: posterior[name] for name in ("label", "proba")}
-    if shape.mapped:
-        calibrated = templates.expressions(
-            "macros/calibrated_lists.sql",
-            probas=posterior["probas"],
-            mapped=mapping(None, given={n: exp.column(n) for n in ("p", "lo", "a", "b", "method")}),
-            position=lists.position(exp.column("q"), exp.ArrayMax(this=exp.column("q"))),
-        )
-        chosen = {
-            name: exp.Case(
-                ifs=[exp.If(this=exp.column("calibrated", "l"), true=calibrated[name])],
-                default=posterior[name],
-            )
-            for name in ("label", "proba")
-        }
+    chosen = lists.decided(jll, shape)
     for expression in chosen.values():  # the list form's row l: the model's dictionary row
         for column in list(expression.find_all(exp.Column)):
             if column.table == "l":

@@ -161,6 +161,16 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
                 expressions=[exp.to_identifier("v")],
             ),
         )
+    return {
+        name: exp.select(value).from_(lookup.subquery("l", copy=False)).subquery()
+        for name, value in decided(jll, shape).items()
+    }
+
+
+def decided(jll: exp.Expr, shape: Shape) -> dict[str, exp.Expr]:
+    """The ``label`` and ``proba`` of a text from its list of joint log-likelihoods: normalised
+    and ranked by the list form's rules, calibrated (sigmoid or isotonic) where the model of
+    row ``l`` is and ``shape`` needs it. DuckDB's macros and ClickHouse's lambdas share it."""
     top, total = exp.column("top"), exp.column("total")
     posterior = templates.expressions(
         "macros/posterior.sql",
@@ -185,7 +195,4 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
             )
             for name in ("label", "proba")
         }
-    return {
-        name: exp.select(value).from_(lookup.subquery("l", copy=False)).subquery()
-        for name, value in chosen.items()
-    }
+    return chosen

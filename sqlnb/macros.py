@@ -124,7 +124,8 @@ def _rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]
 
 def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     """The statements that (re)write the three macros for the :class:`Shape` of ``keys`` and
-    record them."""
+    then record them (last: on an engine without transactions a rebuild that fails half-way
+    is not recorded, so the next write builds them again)."""
     shape = Shape.recorded(keys)
     record = exp.to_table(RECORD)
     rows = [
@@ -141,7 +142,7 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
         exp.insert(recorded, record, columns=["version", "settings"]),
     ]
     if form == "clickhouse":  # lambdas over dictionaries: see sqlnb.dictionaries
-        return [*records, *dictionaries.statements(db, shape)]
+        return [*dictionaries.statements(db, shape), *records]
     if form == "macros":  # list functions: see sqlnb.lists
         listed = lists.listed(shape)
         label, proba = (_checked_text(listed[c], table_function) for c in ("label", "proba"))
@@ -162,14 +163,14 @@ def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
     )
     if form == "postgres":
         by_model = _branches(db, shape)
-        return [*records, *functions.postgres(db, label, proba, checked_table, by_model)]
+        return [*functions.postgres(db, label, proba, checked_table, by_model), *records]
     if form == "spark":  # no table argument: IDENTIFIER() takes only a constant
-        return [*records, *functions.spark(db, label, proba)]
+        return [*functions.spark(db, label, proba), *records]
     return [
-        *records,
         templates.render("macros/classify.sql", body=label),
         templates.render("macros/proba.sql", body=proba),
         templates.render("macros/predict.sql", body=checked_table.subquery("b")),
+        *records,
     ]
 
 
@@ -285,7 +286,7 @@ def _one_text(db: Database, entry: catalog.Entry) -> exp.Select:
                 and other.this == entry.name
             ):
                 other.replace(MODEL.copy())
-    if db.dialect.lookup_hash:
+    if db.dialect.lookup == "hash":
         _keyed(built)
     label = exp.cast(exp.column("label", "q"), "VARCHAR")
     return exp.select(

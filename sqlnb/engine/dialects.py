@@ -63,15 +63,13 @@ class Dialect:
     # every token instead of building an automatic index on the join's columns (prediction at
     # 80k token rows took 35 s instead of 0.06 s, benchmarks/engines.py).
     index_model: bool = False
-    # True where the SQL functions look a text's words up one by one (PostgreSQL's, SQLite's):
-    # the tables they read by word (ModelTable.lookup) get an index on (model, word), without
-    # which each call scans the model's whole vocabulary (a 312,642-word model: 26 ms a text).
-    lookup_index: bool = False
-    # True where that index is a hash index on the key model || ' ' || word (PostgreSQL's:
-    # one bucket probe a word, where a btree on (model, word) descends three levels; the
-    # functions took 1.6 times as long with it, benchmarks/functions.py), and the functions'
-    # joins to those tables say the key's equality (lookup_key) besides the word's.
-    lookup_hash: bool = False
+    # The index of the tables the SQL functions read by word (ModelTable.lookup), where they
+    # look a text's words up one by one (without it each call scans the model's whole
+    # vocabulary: a 312,642-word model, 26 ms a text): "btree" on (model, word) (SQLite's), or
+    # "hash" on the key model || ' ' || word (PostgreSQL's: one bucket probe a word, where the
+    # btree descends three levels; the functions took 1.6 times as long with it,
+    # benchmarks/functions.py), which the functions' joins then name (lookup_key).
+    lookup: str | None = None
     # True where regular expressions backtrack (Java's): a token pattern that repeats a
     # repetition ambiguously could take exponential time there, and is refused.
     backtracking_regex: bool = False
@@ -195,11 +193,11 @@ DIALECTS: dict[str, Dialect] = {
             "sqlite",
             begin="BEGIN",
             snapshot="BEGIN",
+            lookup="btree",
+            analyze=True,
             typed_columns=False,
             python_functions=True,
             tokenizes_first=True,
-            lookup_index=True,
-            analyze=True,
         ),
         # (Each transaction first sets a safe search_path and takes a lock per schema:
         # PostgresBackend.opening.)
@@ -211,8 +209,7 @@ DIALECTS: dict[str, Dialect] = {
             view_if_not_exists=False,
             analyze=True,
             index_model=True,
-            lookup_index=True,
-            lookup_hash=True,
+            lookup="hash",
             default_pattern=r"[[:alpha:][:digit:]]+(?:'[[:alpha:][:digit:]]+)*",
             functions="postgres",
             functions_check_tables=True,
@@ -390,7 +387,7 @@ def _model_index(table: exp.Table) -> exp.Create:
 
 
 def lookup_key(columns: Sequence[exp.Expr]) -> exp.Expr:
-    """c1 || ' ' || c2 ...: the key a hash lookup index is on (Dialect.lookup_hash). Not one
+    """c1 || ' ' || c2 ...: the key a hash lookup index is on (Dialect.lookup "hash"). Not one
     to one ('a b' || ' ' || 'c' is 'a' || ' ' || 'b c'), so a join by it also says each
     column's equality."""
     key = columns[0]

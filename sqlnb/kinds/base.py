@@ -102,7 +102,7 @@ class ModelTable:
     # A count table that model files written before it existed lack (then it has no rows).
     optional: bool = False
     # The columns the SQL functions look its rows up by, one text's words at a time (where
-    # the engine has indexes for that: Dialect.lookup_index).
+    # the engine has indexes for that: Dialect.lookup).
     lookup: tuple[str, ...] = ()
     # The folder of its own SQL (a kind's: sql/<kind>/create_<name>.sql, append_<name>.sql),
     # or None for the tables every kind or every text kind shares (sql/catalog/, sql/append/).
