@@ -38,15 +38,15 @@ def database(db: Database) -> str:
 def statements(db: Database, shape: Shape) -> list[str]:
     """The tables and dictionaries, made anew (their rows are all written again after them:
     an older sqlnb's are dropped), and the two functions, for the database's ``shape``."""
-    database = globals()["database"](db)
+    where = database(db)
     names = {
-        "database": exp.to_identifier(database, quoted=True).sql("clickhouse"),
-        "database_text": exp.Literal.string(database).sql("clickhouse"),
+        "database": exp.to_identifier(where, quoted=True).sql("clickhouse"),
+        "database_text": exp.Literal.string(where).sql("clickhouse"),
     }
-    label, proba = _functions(shape, database)
+    label, proba = _functions(shape, where)
     return [
-        *(f"DROP DICTIONARY IF EXISTS {_name(db, f'{t}_dict')}" for t in TABLES),
-        *(f"DROP TABLE IF EXISTS {_name(db, t)}" for t in TABLES),
+        *(f"DROP DICTIONARY IF EXISTS {_name(where, f'{t}_dict')}" for t in TABLES),
+        *(f"DROP TABLE IF EXISTS {_name(where, t)}" for t in TABLES),
         *(filled("clickhouse", name, **names) for name in ("tables", "weights", "models")),
         *(
             filled("clickhouse", name, **names)
@@ -57,9 +57,9 @@ def statements(db: Database, shape: Shape) -> list[str]:
     ]
 
 
-def _name(db: Database, table: str) -> str:
-    """``table`` of the connection's database, quoted for ClickHouse."""
-    return exp.to_table(table, db=database(db), quoted=True).sql("clickhouse")
+def _name(where: str, table: str) -> str:
+    """``table`` of the database ``where``, quoted for ClickHouse."""
+    return exp.to_table(table, db=where, quoted=True).sql("clickhouse")
 
 
 def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
@@ -94,7 +94,8 @@ def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
                     ("model", {}),
                 )
             ]
-    statements += [f"SYSTEM RELOAD DICTIONARY {_name(db, f'{t}_dict')}" for t in TABLES]
+    current = database(db)
+    statements += [f"SYSTEM RELOAD DICTIONARY {_name(current, f'{t}_dict')}" for t in TABLES]
     return statements
 
 
