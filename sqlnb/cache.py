@@ -3,6 +3,10 @@ files and the text of DuckDB's macros. Like ``__pycache__``, it only saves time:
 keyed by everything it is derived from, and a missing, unreadable or unwritable cache is no
 error. It lives in ``$SQLNB_CACHE`` (``off`` turns it off), else ``$XDG_CACHE_HOME/sqlnb``
 or ``~/.cache/sqlnb``.
+
+Its entries are pickles, and unpickling runs code: a cache folder or entry that another user
+owns, or that others than its owner may write (group or world), is never read nor written to
+(:func:`ours`); sqlnb creates the folder for its user alone (mode 0700) and its entries 0600.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -24,6 +29,19 @@ def folder() -> Path | None:
         return Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "sqlnb"
+
+
+def ours(path: Path | int) -> bool:
+    """Whether ``path`` (or an open file descriptor) belongs to the current user and no one
+    else may write to it: what sqlnb may read code-bearing entries from. (Where the system
+    has no user ids, Windows, always.)"""
+    if not hasattr(os, "getuid"):  # pragma: no cover - Windows
+        return True
+    try:
+        found = os.stat(path)
+    except OSError:
+        return False
+    return found.st_uid == os.getuid() and not found.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def source_stamp() -> str:
@@ -53,11 +71,15 @@ def _path(key: str) -> Path | None:
 def load(key: str) -> Any:
     """The value stored under ``key``, or None."""
     path = _path(key)
-    if path is None:
+    if path is None or not ours(path.parent):
+        return None
+    try:  # the entry as opened (not a link) must be ours too
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
         return None
     try:
-        with open(path, "rb") as file:
-            return pickle.load(file)
+        with os.fdopen(fd, "rb") as file:
+            return pickle.load(file) if ours(file.fileno()) else None
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
         return None
 
@@ -68,7 +90,9 @@ def store(key: str, value: Any) -> None:
     if path is None:
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not ours(path.parent):
+            return
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as file:
             pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(file.name, path)

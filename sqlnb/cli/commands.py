@@ -4,7 +4,6 @@ classify, tokenize, tune, export, import, drop, demo. Each is a thin layer over 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,6 +18,7 @@ from sqlnb.cli.console import (
     echo,
     errors,
     fail,
+    note,
     opened,
     print_rows,
 )
@@ -247,7 +247,7 @@ def _decided(
     new = None if priors is None else m.new_priors(priors, data, calibrate=not uncalibrated)
     if priors == "estimate" and new is not None:
         shown = ", ".join(f"{k}={v:.6g}" for k, v in new.items())
-        sys.stderr.write(f"estimated priors: {shown}\n")
+        note(f"estimated priors: {shown}")
     return m.decision_options(priors=new, costs=costs, calibrate=not uncalibrated)
 
 

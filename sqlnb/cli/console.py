@@ -21,24 +21,47 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 
 INTERRUPTED = "Interrupted: the database is as it was.\n"
+# Control characters (C0 but tab and newline, DEL, C1) as escapes: a label, a model name or
+# a word holding a terminal's escape sequence ("\x1b[2J", "\x1b]0;title\x07") is shown, never
+# obeyed. Every line this module prints to a person passes through :func:`plain`.
+CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if chr(c) not in "\t\n"}
+
+
+def plain(text: str) -> str:
+    r"""``text`` with its control characters written as escapes.
+
+    >>> print(plain("\x1b]0;title\x07 ok\r\nnext"))
+    \x1b]0;title\x07 ok\x0d
+    next
+    """
+    return text.translate(CONTROLS)
 
 
 def echo(line: str) -> None:
-    """One line of results on stdout, as it is (never wrapped)."""
-    sys.stdout.write(line + "\n")
+    """One line of results on stdout, as it is (never wrapped), control characters escaped."""
+    sys.stdout.write(plain(line) + "\n")
+
+
+def note(line: str) -> None:
+    """One line of information on stderr (stdout may be the rows), control characters
+    escaped."""
+    sys.stderr.write(plain(line) + "\n")
 
 
 def table(*headers: str, title: str | None = None) -> Any:
     """A rich table whose headers, title and cells are plain text: a label such as ``[red]``
-    is shown as it is, never read as rich's markup."""
+    is shown as it is, never read as rich's markup, and control characters as escapes."""
     from rich.markup import escape
     from rich.table import Table
 
+    def text(cell: str) -> str:
+        return escape(plain(cell))
+
     class Plain(Table):
         def add_row(self, *cells: Any, **options: Any) -> None:
-            super().add_row(*(escape(c) if isinstance(c, str) else c for c in cells), **options)
+            super().add_row(*(text(c) if isinstance(c, str) else c for c in cells), **options)
 
-    return Plain(*map(escape, headers), title=None if title is None else escape(title))
+    return Plain(*map(text, headers), title=None if title is None else text(title))
 
 
 def display(renderable: Any) -> None:
@@ -46,6 +69,10 @@ def display(renderable: Any) -> None:
     from rich.console import Console
 
     wide = None if sys.stdout.isatty() else 10_000
+    if isinstance(renderable, str):
+        from rich.markup import escape
+
+        renderable = escape(plain(renderable))
     Console(highlight=False, width=wide, soft_wrap=wide is not None).print(renderable)
 
 
@@ -56,12 +83,15 @@ OTHER_FILES = (".xlsx", ".xls", ".tsv", ".txt", ".jsonl", ".ndjson", ".arrow", "
 
 def print_rows(columns: list[str], rows: list[Any], output_format: str | None) -> None:
     """Rows on stdout: a table (the default on a terminal), CSV (the default in a pipe) or
-    JSON, one object per line."""
+    JSON, one object per line (JSON escapes control characters; a table escapes them, and
+    CSV on a terminal, not in a pipe or a file, where the values are data)."""
     chosen = output_format or ("table" if sys.stdout.isatty() else "csv")
     if chosen == "csv":
         import csv
 
         writer = csv.writer(sys.stdout, lineterminator="\n")
+        if sys.stdout.isatty():
+            rows = [[plain(v) if isinstance(v, str) else v for v in row] for row in rows]
         writer.writerow(columns)
         writer.writerows(rows)
     elif chosen == "json":
@@ -87,7 +117,7 @@ def dropped(method: str | None) -> None:
 
 def fail(message: str) -> NoReturn:
     """One line on stderr, exit code 1 (never wrapped to the terminal's width)."""
-    sys.stderr.write(f"Error: {' '.join(message.split())}\n")
+    sys.stderr.write(f"Error: {plain(' '.join(message.split()))}\n")
     raise typer.Exit(1)
 
 

@@ -92,6 +92,8 @@ def open_session(url: str) -> Any:
         # prediction of 4,000 texts: 14.8 s with 200, 10.9 s with 4 on local[2])
         builder = builder.config("spark.sql.shuffle.partitions", str(2 * cores))
     folder = cache.folder()
+    if folder is not None and folder.exists() and not cache.ours(folder):
+        folder = None  # another user's, or writable by others: no archive read from it
     log = Path(folder or Path.cwd()) / "spark.log"
     options = [defaults.get("spark.driver.extraJavaOptions", ""), *_logging(log)]
     sharing = _class_sharing(folder)
@@ -195,7 +197,7 @@ def _class_sharing(folder: Path | None) -> _Sharing:
     stamp = [pyspark.__version__, java, *sorted(p.name for p in jars.glob("*.jar"))]
     key = hashlib.sha256("\n".join(stamp).encode()).hexdigest()[:16]
     archive = folder / f"spark-{key}.jsa"
-    if archive.exists():
+    if archive.exists() and cache.ours(archive):
         return _Sharing(archive, None)
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)
