@@ -87,6 +87,25 @@ def class_weighted(
     return templates.select("train/class_weight.sql", labels=labels, factor=factor)
 
 
+def check_weighed(db: Any, weighted: exp.Query, name: str, weights: Any, what: str) -> None:
+    """Refuse weights that leave no document: every one of the labeled documents
+    ``weighted`` (:func:`class_weighted`'s) of labels ``name`` weighs 0, its sample weight
+    times its class's weight (``weights``, as given); ``what`` is the training in words ("train
+    on", "append"). A class that weighs 0 while others weigh more is a class of 0 documents
+    (README); a model of 0 documents has no prior to learn (0/0)."""
+    row = db.fetch_dicts(templates.render("check/weighed.sql", labels=weighted))[0]
+    if not row["n_docs"] or row["weighed"]:
+        return
+    weighs = "has sample weight 0"
+    if isinstance(weights, dict):
+        given = ",".join(f"{k}={v:g}" for k, v in weights.items())
+        weighs = f"weighs 0 with class weights {given!r} (times its sample weight)"
+    raise SqlnbError(
+        f"labels table {name!r}: every labeled document {weighs}: the weights leave no "
+        f"document to {what}"
+    )
+
+
 def class_sizes(db: Any, labels: exp.Query) -> dict[str, int]:
     """The number of labeled documents of each label (each counted once: what 'balanced'
     weighs by)."""

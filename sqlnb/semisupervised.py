@@ -30,8 +30,8 @@ from sqlnb import catalog, pipeline, templates, training
 from sqlnb.catalog import Entry
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import check_class_prior, class_weighted
-from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source
+from sqlnb.hyper import check_class_prior, check_weighed, class_weighted
+from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source, labels_for
 from sqlnb.kinds import kind_for
 from sqlnb.kinds.base import Labeled
 from sqlnb.tokenizer import Tokenizer
@@ -113,6 +113,8 @@ def train(
     }
     labeled_tokens = next(iter(batch.inputs.values()))
     weighted = class_weighted(batch.labels_query, params["class_weight"], batch.label_values)
+    named = labels_for(source, labels).name
+    check_weighed(db, weighted, named, params["class_weight"], "train on")
     documents = (
         unlabeled.ids(db)
         if isinstance(unlabeled, Docs)

@@ -23,6 +23,7 @@ from sqlnb.hyper import (
     Pruning,
     balanced,
     check_class_prior,
+    check_weighed,
     class_sizes,
     class_weighted,
     prior_bindings,
@@ -212,6 +213,8 @@ def train(
     if params["class_weight"] == "balanced":  # what appending needs to weigh again
         params["class_sizes"] = class_sizes(db, batch.labels_query)
     weighted = class_weighted(batch.labels_query, params["class_weight"], batch.label_values)
+    named = labels_for(source, labels).name
+    check_weighed(db, weighted, named, params["class_weight"], "train on")
     statements = writing(
         db,
         model,
@@ -283,6 +286,7 @@ def append(
     # a label the weights do not name weighs 1, new ones included
     named = {k: w for k, w in (weights or {}).items() if k in batch.label_values}
     labeled = Labeled.of(class_weighted(batch.labels_query, named or None, batch.label_values))
+    check_weighed(db, labeled.labels, labels_for(source, labels).name, named, "append")
     sort_key: exp.Expr = exp.column("label", table="g")
     if type_family(current.label_type) != "text":
         sort_key = exp.cast(

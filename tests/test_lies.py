@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import pickle
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
 import pytest
+from conftest import random_corpus
 from typer.testing import CliRunner
 
 from sqlnb import cache
@@ -172,3 +175,145 @@ def test_a_cache_entry_that_is_a_link_is_not_followed(cached, tmp_path):
     entry.symlink_to(elsewhere)
     assert cache.load("k") is None
     assert not marker.exists()
+
+
+# --- weights that leave no document ---------------------------------------------------------------
+
+ZEROS = "class 00=0,class 01=0,class 02=0"
+ZERO_WEIGHTS = {
+    "class weights 0": (["train", "--model", "z", "--class-weight", ZEROS], "class weights"),
+    "sample weights 0": (
+        ["train", "--model", "z", "--labels", "zero", "--weight-column", "w"],
+        "has sample weight 0",
+    ),
+    "both": (
+        [
+            "train",
+            "--model",
+            "z",
+            "--labels",
+            "half",
+            "--weight-column",
+            "w",
+            "--class-weight",
+            "class 00=0,class 01=0",
+        ],
+        "class weights",
+    ),
+    "retrain": (["train", "--model", "m", "--class-weight", ZEROS], "class weights"),
+    "append": (
+        ["train", "--append", "--model", "m", "--labels", "zero", "--weight-column", "w"],
+        "leave no document to append",
+    ),
+    "append to weighted": (
+        ["train", "--append", "--model", "w0", "--labels", "only00"],
+        "class weights 'class 00=0'",
+    ),
+    "EM": (
+        ["train", "--model", "z", "--class-weight", ZEROS, "--unlabeled", "test_tokens"],
+        "class weights",
+    ),
+}
+
+
+def _store(engine: str, tmp_path: Path) -> tuple[str, Callable[[], dict[str, list[str]]]]:
+    """A database of the engine with a corpus (tokens, labels, test_tokens), labels whose
+    sample weights are all 0 (zero), or 0 for class 02 only (half), the documents of class 00
+    (only00), and trained models m and w0 (class 00 weighing 0); its URL and snapshot."""
+    corpus = random_corpus(8, n_classes=3, vocab=80, n_train=60, n_test=20)
+    labels = corpus.train_labels
+    frames = {
+        "tokens": corpus.train_tokens,
+        "labels": labels,
+        "test_tokens": corpus.test_tokens,
+        "zero": labels.assign(w=0.0),
+        "half": labels.assign(w=(labels["label"] != "class 02").astype(float)),
+        "only00": labels[labels["label"] == "class 00"],
+    }
+    path = tmp_path / f"db.{engine}"
+    if engine == "duckdb":
+        url = str(path)
+        with duckdb.connect(url) as con:
+            for name, frame in frames.items():
+                con.register("frame", frame)
+                con.execute(f"CREATE TABLE {name} AS SELECT * FROM frame")
+                con.unregister("frame")
+
+        def shot() -> dict[str, list[str]]:
+            return snapshot(path)
+    else:
+        url = f"sqlite:///{path}"
+        with sqlite3.connect(path) as con:
+            for name, frame in frames.items():
+                frame.to_sql(name, con, index=False)
+
+        def shot() -> dict[str, list[str]]:
+            with sqlite3.connect(path) as con:
+                query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+                names = [r[0] for r in con.execute(query)]
+                return {
+                    n: sorted(map(repr, con.execute(f'SELECT * FROM "{n}"').fetchall()))
+                    for n in sorted(names)
+                }
+
+    for args in (["--model", "m"], ["--model", "w0", "--class-weight", "class 00=0"]):
+        code, _, err = cli("train", url, *args)
+        assert code == 0, err
+    return url, shot
+
+
+@pytest.fixture(params=["duckdb", pytest.param("sqlite", marks=pytest.mark.sqlite)])
+def weighed(request, tmp_path: Path) -> tuple[str, Callable[[], dict[str, list[str]]]]:
+    return _store(request.param, tmp_path)
+
+
+@pytest.mark.parametrize("case", list(ZERO_WEIGHTS))
+def test_weights_that_leave_no_document_are_refused_in_one_line(weighed, case):
+    url, shot = weighed
+    args, said = ZERO_WEIGHTS[case]
+    before = shot()
+    code, _, err = cli(args[0], url, *args[1:])
+    one_line(code, err, "every labeled document", "leave no document", said)
+    assert shot() == before
+
+
+def test_a_class_that_weighs_0_has_prior_0_and_is_never_predicted(con):
+    """As scikit-learn: a class whose documents weigh 0 is a class of 0 documents, its log
+    prior -inf (sqlnb: NULL, a prior of 0), its word probabilities alpha's alone; it is never
+    predicted and its probability is 0, the others' equal scikit-learn's."""
+    import warnings
+
+    import numpy as np
+    from sklearn.naive_bayes import MultinomialNB
+
+    import sqlnb
+
+    corpus = random_corpus(8, n_classes=3, vocab=80, n_train=60, n_test=20)
+    corpus.load(con)
+    m = sqlnb.train(con, "train_tokens", "train_labels", model="m", class_weight={"class 01": 0})
+    classes = {c["label"]: c for c in m.classes()}
+    assert classes["class 01"]["n_docs"] == 0 and classes["class 01"]["log_prior"] is None
+    x, y, test, docs = corpus.matrices()
+    with warnings.catch_warnings(), np.errstate(divide="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        reference = MultinomialNB().fit(x, y, sample_weight=(y != "class 01").astype(float))
+        expected = reference.predict_proba(test)
+    rows = con.execute(m.prediction_query("test_tokens", proba=True).sql("duckdb")).fetchall()
+    got = {(d, label): p for d, label, _, p in rows}
+    column = list(reference.classes_)
+    for i, doc in enumerate(docs):
+        for k, label in enumerate(column):
+            assert got[(doc, label)] == pytest.approx(expected[i, k], abs=1e-12)
+    predicted = [label for _, label, _ in m.predict("test_tokens").fetchall()]
+    assert len(predicted) == len(docs) and "class 01" not in predicted
+    # with smoothed priors it has one, and its words are alpha's alone: uniform
+    smoothed = sqlnb.train(
+        con, "train_tokens", "train_labels", model="s", class_weight={"class 01": 0}, prior_alpha=1
+    )
+    n_docs = sum(c["n_docs"] for c in smoothed.classes())
+    prior = {c["label"]: c["log_prior"] for c in smoothed.classes()}
+    assert prior["class 01"] == pytest.approx(np.log(1 / (n_docs + 3)), abs=1e-12)
+    thetas = con.execute(
+        "SELECT DISTINCT log_theta FROM sqlnb_log_theta WHERE model = 's' AND label = 'class 01'"
+    ).fetchall()
+    assert [round(t, 12) for (t,) in thetas] == [round(-np.log(m.info["n_features"]), 12)]
