@@ -169,7 +169,8 @@ def _bind(node: exp.Placeholder, value: Binding) -> None:
         alias = parent.args.get("alias")
         if isinstance(value, exp.Subquery):  # the query inside, under the template's alias
             value = value.this
-        if isinstance(value, exp.Query):
+        if isinstance(value, exp.Query):  # a derived table needs an alias (PostgreSQL)
+            alias = alias or exp.TableAlias(this=exp.to_identifier(node.name))
             parent.replace(exp.Subquery(this=value, alias=alias))
             return
         if isinstance(value, exp.Table):

@@ -7,7 +7,7 @@ SELECT
   SUM(t.count) AS observed,
   COUNT(DISTINCT t.doc_id) AS docs
 FROM $tokens AS t
-JOIN (SELECT DISTINCT doc_id, label FROM $labels) AS l
+JOIN (SELECT DISTINCT d.doc_id AS doc_id, d.label AS label FROM $labels AS d) AS l
   ON l.doc_id = t.doc_id
 WHERE t.count > 0
 GROUP BY t.word, l.label
