@@ -29,12 +29,12 @@ from sqlglot import exp
 
 from sqlnb import catalog, pipeline, templates
 from sqlnb.catalog import CALIBRATION, Entry
-from sqlnb.engine import Database
+from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, as_source, labels_for
 
 METHODS = ("temperature", "sigmoid", "isotonic", "none")
-SCORES = "sqlnb_calibrating"
+SCORES = scratch.name("sqlnb_calibrating")
 WHOLE = (-1.0, 2.0)  # (lo, hi) of a row that covers every probability
 MAX_STEPS = 200
 MAX_BETA = 1e9  # the largest inverse temperature (documents that T -> 0 would separate)
@@ -111,7 +111,6 @@ def fit(
     )
     db.stage("scoring")
     scores = db.temporary(SCORES, evaluated.select(final))
-    drop = templates.render("catalog/drop_table.sql", table=scores)
     try:
         db.stage("fitting")
         counts = db.fetch_dicts(templates.render("calibrate/counts.sql", scores=scores))
@@ -131,7 +130,7 @@ def fit(
             else:
                 rows = _isotonic(db, scores, calibrated)
     finally:
-        db.execute(drop)
+        db.drop_temporary(scores)
     return Calibration(method, rows, n_docs)
 
 

@@ -32,7 +32,7 @@ from sqlnb.hyper import Pruning
 from sqlnb.kinds import Kind, kind
 from sqlnb.tokenizer import Tokenizer
 
-STAGED = "sqlnb_import"  # the temporary relation a file is read into
+STAGED = scratch.name("sqlnb_import")  # the temporary relations files are read into
 
 
 def export_model(db: Database, name: str, path: Path, *, replace: bool = False) -> list[Path]:

@@ -27,7 +27,7 @@ from sqlglot import exp
 from sqlnb import calibration, catalog, decisions, pipeline, templates, training
 from sqlnb.calibration import Calibration
 from sqlnb.catalog import Entry
-from sqlnb.engine import Database
+from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
 from sqlnb.hyper import Pruning
@@ -198,8 +198,7 @@ class Model(Entry):
         create, queries, drop_it = self.evaluation_statements(data, labels, calibrate=calibrate)
         confusion, per_class, summary, reliability = queries
         self.db.stage("scoring")
-        self.db.execute(drop_it)
-        self.db.execute(create)
+        self.db.execute(create)  # a scratch name: nothing to drop first
         try:
             self._check_current()
             head = self.db.fetch_dicts(summary)[0]
@@ -277,13 +276,12 @@ class Model(Entry):
             built = pipeline.Pipeline.build(self.db, self, data, calibrate=calibrate)
             query = built.select(final)
             self.db.stage("scoring")
-            scored = self.db.temporary("sqlnb_scored", query)
-            drop_it = templates.render("catalog/drop_table.sql", table=scored)
+            scored = self.db.temporary(scratch.name("sqlnb_scored"), query)
             try:
                 self.db.stage("estimating priors")
                 new, _ = decisions.estimate(self.db, scored, old)
             finally:
-                self.db.execute(drop_it)
+                self.db.drop_temporary(scored)
         return {labels[k]: p for k, p in new.items()}
 
     def decision_options(

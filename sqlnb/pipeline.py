@@ -16,7 +16,7 @@ from sqlglot import exp
 
 from sqlnb import catalog, templates
 from sqlnb.catalog import Entry
-from sqlnb.engine import Database
+from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import (
     Docs,
@@ -29,15 +29,16 @@ from sqlnb.inputs import (
     type_family,
 )
 
-# The names of the intermediate relations of prediction and evaluation queries.
-DOCUMENTS, TRUTH, JLL, RAW_JLL, POSTERIOR, OUTCOMES = (
+# The names of the intermediate relations of prediction and evaluation queries (CTEs), and of
+# evaluation's temporary table (a scratch name: evaluate drops it first).
+DOCUMENTS, TRUTH, JLL, RAW_JLL, POSTERIOR = (
     "sqlnb_documents",
     "sqlnb_truth",
     "sqlnb_jll",
     "sqlnb_raw_jll",
     "sqlnb_posterior",
-    "sqlnb_outcomes",
 )
+OUTCOMES = scratch.name("sqlnb_outcomes")
 DECISIONS = "sqlnb_decisions"
 
 
@@ -189,7 +190,7 @@ class Pipeline:
         inputs = the_kind.inputs(db, source, entry.params, dialect=dialect)
         if isinstance(source, Docs) and db.dialect.tokenizes_first and dialect is None:
             inputs = {  # raw text tokenized once, not wherever the tokens are read
-                name: exp.select("*").from_(db.temporary(f"{name}_tokens", query))
+                name: exp.select("*").from_(db.temporary(scratch.name(f"{name}_tokens"), query))
                 for name, query in inputs.items()
             }
         if check and isinstance(source, Tokens):

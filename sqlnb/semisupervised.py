@@ -28,7 +28,7 @@ from sqlglot import exp
 
 from sqlnb import catalog, pipeline, templates, training
 from sqlnb.catalog import Entry
-from sqlnb.engine import Database
+from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import check_class_prior, check_weighed, class_weighted
 from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source, labels_for
@@ -36,8 +36,10 @@ from sqlnb.kinds import kind_for
 from sqlnb.kinds.base import Labeled
 from sqlnb.tokenizer import Tokenizer
 
-TOKENS, UNLABELED, DOCUMENTS = "sqlnb_em_tokens", "sqlnb_em_unlabeled", "sqlnb_em_documents"
-LABELED, WEIGHTS, POSTERIOR = "sqlnb_em_labeled", "sqlnb_em_weights", "sqlnb_em_posterior"
+TOKENS, UNLABELED, DOCUMENTS, LABELED, WEIGHTS, POSTERIOR = (
+    scratch.name(f"sqlnb_em_{n}")
+    for n in ("tokens", "unlabeled", "documents", "labeled", "weights", "posterior")
+)
 
 
 @dataclass(frozen=True)
@@ -182,7 +184,7 @@ def train(
         done = training.Training(db, model, the_kind, params, [], reads=f"table {source.table!r}")
         written = training.finish(done)
         for name in (TOKENS, UNLABELED, DOCUMENTS, LABELED, WEIGHTS, POSTERIOR):
-            db.execute(templates.render("catalog/drop_table.sql", table=exp.to_table(name)))
+            db.drop_temporary(exp.to_table(name))
     return Trained(written, history)
 
 

@@ -14,13 +14,13 @@ from typing import Any
 from sqlglot import exp
 
 from sqlnb import catalog, pipeline, templates, training
-from sqlnb.engine import Database
+from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source, labels_for
 from sqlnb.kinds import kind_for
 from sqlnb.tokenizer import Tokenizer
 
-LABELS, TOKENS, TEST = "sqlnb_tune_labels", "sqlnb_tune_tokens", "sqlnb_tune_scored"
+LABELS, TOKENS, TEST = (scratch.name(f"sqlnb_tune_{n}") for n in ("labels", "tokens", "scored"))
 SCRATCH = "\x1ftune"  # the model each fold trains, never committed
 
 
@@ -109,7 +109,7 @@ def _split(db: Database, fold: int) -> tuple[Labels, Labels]:
     and of the fold itself."""
     views = []
     for test in (False, True):
-        name = f"sqlnb_tune_{'test' if test else 'train'}"
+        name = scratch.name(f"sqlnb_tune_{'test' if test else 'train'}")
         query = templates.select("tune/fold.sql", labels=exp.to_table(LABELS), fold=fold, test=test)
         db.execute(
             exp.Create(

@@ -20,7 +20,7 @@ import duckdb
 from sqlglot import exp
 
 from sqlnb import templates
-from sqlnb.engine import files, messages
+from sqlnb.engine import files, messages, scratch
 from sqlnb.engine.backends import Backend, Row
 from sqlnb.engine.connections import backend_for, open_target
 from sqlnb.engine.dialects import (
@@ -61,6 +61,7 @@ class Database:
         self.on_commit: Callable[[], None] | None = None
         self._depth = 0
         self._threads: int | None = None
+        self._temporary: set[str] = set()  # the temporary tables this object made (by name)
 
     @classmethod
     def connect(
@@ -350,7 +351,7 @@ class Database:
                     on=key_of.eq(exp.column("doc_id", table="p")),
                 )
             )
-            staging = exp.to_table("sqlnb_classify_staging")
+            staging = exp.to_table(scratch.fresh("sqlnb_classify_staging"))
             return replace_table(target, rewritten, staging)
         statements: list[exp.Expr] = [
             exp.Alter(
@@ -392,14 +393,23 @@ class Database:
         return [templates.render("catalog/drop_table.sql", table=target.copy()), create]
 
     def temporary(self, name: str, query: exp.Query) -> exp.Table:
-        """A temporary table ``name`` of ``query``'s rows (replacing one of that name)."""
+        """A temporary table ``name`` (a scratch name, :func:`scratch.name`) of ``query``'s
+        rows, replacing one that this object made; nothing else is dropped (a user's table of
+        that name stays as it is: a temporary table is found before it)."""
         table = exp.to_table(name)
-        self.execute(templates.render("catalog/drop_table.sql", table=table))
+        self.drop_temporary(table)
         temporary = exp.Properties(expressions=[exp.TemporaryProperty()])
         self.execute(
             exp.Create(this=table.copy(), kind="TABLE", expression=query, properties=temporary)
         )
+        self._temporary.add(name)
         return table
+
+    def drop_temporary(self, table: exp.Table) -> None:
+        """Drop a temporary table :meth:`temporary` made, if it did (else nothing)."""
+        if table.name in self._temporary:
+            self.execute(templates.render("catalog/drop_table.sql", table=table.copy()))
+            self._temporary.discard(table.name)
 
     def write_table(
         self,

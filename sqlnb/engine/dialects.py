@@ -22,6 +22,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.clickhouse import ClickHouse
 
+from sqlnb.engine import scratch
 from sqlnb.errors import SqlnbError
 
 
@@ -334,7 +335,7 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
         target, where = tree.this, tree.args.get("where")
         gone = where.this if where is not None else exp.true()  # no WHERE: every row
         keep = exp.select("*").from_(target.copy()).where(exp.not_(gone))
-        staging = exp.to_table(f"{target.name}__sqlnb_keep")
+        staging = exp.to_table(scratch.fresh(f"{target.name}__sqlnb_keep"))
         return [*replace_table(target, keep, staging)]
     return [tree]
 
@@ -417,9 +418,9 @@ def index(
 
 def replace_table(target: exp.Table, query: exp.Query, staging: exp.Table) -> list[exp.Expr]:
     """Statements that replace table ``target`` by the rows of ``query`` where the engine can
-    neither delete nor update rows: create ``staging``, drop the target, rename."""
+    neither delete nor update rows: create ``staging`` (a new name, :func:`scratch.fresh`: an
+    existing table of that name is an error, never dropped), drop the target, rename."""
     return [
-        exp.Drop(kind="TABLE", exists=True, tables=[staging.copy()]),
         exp.Create(this=staging.copy(), kind="TABLE", expression=query),
         exp.Drop(kind="TABLE", exists=True, tables=[target.copy()]),
         exp.Alter(this=staging.copy(), kind="TABLE", actions=[exp.AlterRename(this=target.copy())]),

@@ -104,5 +104,5 @@ def write_rows(
             local.execute(f"CREATE TABLE r ({', '.join(f'{n} {t}' for n, t in types.items())})")
             local.executemany(f"INSERT INTO r VALUES ({', '.join('?' for _ in types)})", rows)
             local.execute(f"COPY r TO '{path}' (FORMAT parquet)")
-        with db.parquet(path, "sqlnb_rows") as (table, _):
+        with db.parquet(path, scratch.name("sqlnb_rows")) as (table, _):
             return db.write_table(output, exp.select(*types).from_(table), replace=replace)

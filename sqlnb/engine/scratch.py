@@ -1,10 +1,12 @@
 """Scratch folders named after the process that made them (``sqlnb-<pid>-...``), so that what a
 killed process left behind (kill -9 runs no clean-up) is removed by the next run that makes one
-in the same place.
+in the same place; and the names of scratch tables, which no user's table has.
 
 >>> with folder() as made:
 ...     made.name.startswith(f"sqlnb-{os.getpid()}-")
 True
+>>> name("sqlnb_outcomes") == f"sqlnb_outcomes_{TOKEN}", fresh("t") != fresh("t")
+(True, True)
 """
 
 from __future__ import annotations
@@ -12,10 +14,27 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+# This process's mark on the scratch tables and views it makes (temporary ones mostly): random,
+# so that a name sqlnb drops or replaces is never a user's (a table of theirs called
+# sqlnb_outcomes survives evaluate), and two processes writing to one database do not meet.
+TOKEN = secrets.token_hex(4)
+
+
+def name(base: str) -> str:
+    """The name of a scratch table of this process: ``base`` and :data:`TOKEN`."""
+    return f"{base}_{TOKEN}"
+
+
+def fresh(base: str) -> str:
+    """A scratch table's name no other call gives (a real table, which other threads of this
+    process or other processes may be making at the same time)."""
+    return f"{base}_{secrets.token_hex(6)}"
 
 
 @contextlib.contextmanager

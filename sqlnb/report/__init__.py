@@ -17,6 +17,7 @@ from typing import Any
 from sqlglot import exp
 
 from sqlnb import catalog, pipeline, templates
+from sqlnb.engine import scratch
 from sqlnb.engine.files import replacing
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, as_source, labels_for
@@ -24,7 +25,7 @@ from sqlnb.model import Model
 from sqlnb.pipeline import POSTERIOR, TRUTH
 from sqlnb.report.page import render_html
 
-SCORES, CONTRIBUTIONS = "sqlnb_report_scores", "sqlnb_report_contributions"
+SCORES, CONTRIBUTIONS = scratch.name("sqlnb_report_scores"), "sqlnb_report_contributions"
 N_MISCLASSIFIED, N_WORDS = 5, 6
 
 
@@ -87,8 +88,7 @@ def report_numbers(
         }
     scores = exp.to_table(SCORES)
     drop_it = templates.render("catalog/drop_table.sql", table=scores)
-    model.db.execute(drop_it)
-    model.db.execute(_scores_statement(model, data, labels))
+    model.db.execute(_scores_statement(model, data, labels))  # a scratch name: none to drop
     try:
         misclassified = templates.select(
             "report/misclassified.sql", scores=scores, top=N_MISCLASSIFIED

@@ -1,5 +1,5 @@
-DROP TABLE IF EXISTS sqlnb_outcomes;
-CREATE TEMPORARY TABLE sqlnb_outcomes AS
+DROP TABLE IF EXISTS sqlnb_outcomes_xxxxxxxx;
+CREATE TEMPORARY TABLE sqlnb_outcomes_xxxxxxxx AS
 WITH sqlnb_truth AS (
   SELECT DISTINCT
     `doc_id` AS doc_id,
@@ -176,7 +176,7 @@ SELECT
   o.true_label AS true_label,
   o.predicted AS predicted,
   COUNT(*) AS count
-FROM sqlnb_outcomes AS o
+FROM sqlnb_outcomes_xxxxxxxx AS o
 GROUP BY
   true_label,
   predicted
@@ -211,14 +211,14 @@ FROM (
       END AS tp,
       CAST(1 AS FLOAT64) AS is_true,
       CAST(0 AS FLOAT64) AS is_predicted
-    FROM sqlnb_outcomes AS o
+    FROM sqlnb_outcomes_xxxxxxxx AS o
     UNION ALL
     SELECT
       o.predicted AS label,
       CAST(0 AS FLOAT64) AS tp,
       CAST(0 AS FLOAT64) AS is_true,
       CAST(1 AS FLOAT64) AS is_predicted
-    FROM sqlnb_outcomes AS o
+    FROM sqlnb_outcomes_xxxxxxxx AS o
   ) AS u
   GROUP BY
     u.label
@@ -254,7 +254,7 @@ FROM (
       )
     ) AS log_loss,
     AVG(o.p_squares - 2 * o.p_true + 1) AS brier
-  FROM sqlnb_outcomes AS o
+  FROM sqlnb_outcomes_xxxxxxxx AS o
 ) AS a
 CROSS JOIN (
   SELECT
@@ -288,14 +288,14 @@ CROSS JOIN (
           END AS tp,
           CAST(1 AS FLOAT64) AS is_true,
           CAST(0 AS FLOAT64) AS is_predicted
-        FROM sqlnb_outcomes AS o
+        FROM sqlnb_outcomes_xxxxxxxx AS o
         UNION ALL
         SELECT
           o.predicted AS label,
           CAST(0 AS FLOAT64) AS tp,
           CAST(0 AS FLOAT64) AS is_true,
           CAST(1 AS FLOAT64) AS is_predicted
-        FROM sqlnb_outcomes AS o
+        FROM sqlnb_outcomes_xxxxxxxx AS o
       ) AS u
       GROUP BY
         u.label
@@ -328,7 +328,7 @@ CROSS JOIN (
           THEN CAST(1 AS FLOAT64)
           ELSE CAST(0 AS FLOAT64)
         END AS correct
-      FROM sqlnb_outcomes AS o
+      FROM sqlnb_outcomes_xxxxxxxx AS o
     ) AS b
     GROUP BY
       bin
@@ -356,10 +356,10 @@ FROM (
       THEN CAST(1 AS FLOAT64)
       ELSE CAST(0 AS FLOAT64)
     END AS correct
-  FROM sqlnb_outcomes AS o
+  FROM sqlnb_outcomes_xxxxxxxx AS o
 ) AS b
 GROUP BY
   bin
 ORDER BY
   b.bin NULLS LAST;
-DROP TABLE IF EXISTS sqlnb_outcomes;
+DROP TABLE IF EXISTS sqlnb_outcomes_xxxxxxxx;

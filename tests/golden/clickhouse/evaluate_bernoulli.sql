@@ -1,8 +1,8 @@
 SET join_use_nulls = 1;
 SET prefer_column_name_to_alias = 1;
 SET create_table_empty_primary_key_by_default = 1;
-DROP TABLE IF EXISTS sqlnb_outcomes;
-CREATE TEMPORARY TABLE sqlnb_outcomes AS
+DROP TABLE IF EXISTS sqlnb_outcomes_xxxxxxxx;
+CREATE TEMPORARY TABLE sqlnb_outcomes_xxxxxxxx AS
 WITH sqlnb_truth AS (
   SELECT DISTINCT
     "doc_id" AS doc_id,
@@ -179,7 +179,7 @@ SELECT
   o.true_label AS true_label,
   o.predicted AS predicted,
   COUNT(*) AS count
-FROM sqlnb_outcomes AS o
+FROM sqlnb_outcomes_xxxxxxxx AS o
 GROUP BY
   o.true_label,
   o.predicted
@@ -218,14 +218,14 @@ FROM (
       END AS tp,
       CAST(1 AS Nullable(Float64)) AS is_true,
       CAST(0 AS Nullable(Float64)) AS is_predicted
-    FROM sqlnb_outcomes AS o
+    FROM sqlnb_outcomes_xxxxxxxx AS o
     UNION ALL
     SELECT
       o.predicted AS label,
       CAST(0 AS Nullable(Float64)) AS tp,
       CAST(0 AS Nullable(Float64)) AS is_true,
       CAST(1 AS Nullable(Float64)) AS is_predicted
-    FROM sqlnb_outcomes AS o
+    FROM sqlnb_outcomes_xxxxxxxx AS o
   ) AS u
   GROUP BY
     u.label
@@ -261,7 +261,7 @@ FROM (
       )
     ) AS log_loss,
     AVG(o.p_squares - 2 * o.p_true + 1) AS brier
-  FROM sqlnb_outcomes AS o
+  FROM sqlnb_outcomes_xxxxxxxx AS o
 ) AS a
 CROSS JOIN (
   SELECT
@@ -299,14 +299,14 @@ CROSS JOIN (
           END AS tp,
           CAST(1 AS Nullable(Float64)) AS is_true,
           CAST(0 AS Nullable(Float64)) AS is_predicted
-        FROM sqlnb_outcomes AS o
+        FROM sqlnb_outcomes_xxxxxxxx AS o
         UNION ALL
         SELECT
           o.predicted AS label,
           CAST(0 AS Nullable(Float64)) AS tp,
           CAST(0 AS Nullable(Float64)) AS is_true,
           CAST(1 AS Nullable(Float64)) AS is_predicted
-        FROM sqlnb_outcomes AS o
+        FROM sqlnb_outcomes_xxxxxxxx AS o
       ) AS u
       GROUP BY
         u.label
@@ -339,7 +339,7 @@ CROSS JOIN (
           THEN CAST(1 AS Nullable(Float64))
           ELSE CAST(0 AS Nullable(Float64))
         END AS correct
-      FROM sqlnb_outcomes AS o
+      FROM sqlnb_outcomes_xxxxxxxx AS o
     ) AS b
     GROUP BY
       b.bin
@@ -367,10 +367,10 @@ FROM (
       THEN CAST(1 AS Nullable(Float64))
       ELSE CAST(0 AS Nullable(Float64))
     END AS correct
-  FROM sqlnb_outcomes AS o
+  FROM sqlnb_outcomes_xxxxxxxx AS o
 ) AS b
 GROUP BY
   b.bin
 ORDER BY
   b.bin;
-DROP TABLE IF EXISTS sqlnb_outcomes;
+DROP TABLE IF EXISTS sqlnb_outcomes_xxxxxxxx;

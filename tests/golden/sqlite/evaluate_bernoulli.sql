@@ -1,5 +1,5 @@
-DROP TABLE IF EXISTS sqlnb_outcomes;
-CREATE TEMPORARY TABLE sqlnb_outcomes AS
+DROP TABLE IF EXISTS sqlnb_outcomes_xxxxxxxx;
+CREATE TEMPORARY TABLE sqlnb_outcomes_xxxxxxxx AS
 WITH sqlnb_truth AS (
   SELECT DISTINCT
     "doc_id" AS doc_id,
@@ -172,12 +172,12 @@ FROM (
     y.doc_id,
     y.label
 ) AS g;
-ANALYZE sqlnb_outcomes;
+ANALYZE sqlnb_outcomes_xxxxxxxx;
 SELECT
   o.true_label AS true_label,
   o.predicted AS predicted,
   COUNT(*) AS count
-FROM sqlnb_outcomes AS o
+FROM sqlnb_outcomes_xxxxxxxx AS o
 GROUP BY
   o.true_label,
   o.predicted
@@ -212,14 +212,14 @@ FROM (
       CASE WHEN o.true_label = o.predicted THEN CAST(1 AS REAL) ELSE CAST(0 AS REAL) END AS tp,
       CAST(1 AS REAL) AS is_true,
       CAST(0 AS REAL) AS is_predicted
-    FROM sqlnb_outcomes AS o
+    FROM sqlnb_outcomes_xxxxxxxx AS o
     UNION ALL
     SELECT
       o.predicted AS label,
       CAST(0 AS REAL) AS tp,
       CAST(0 AS REAL) AS is_true,
       CAST(1 AS REAL) AS is_predicted
-    FROM sqlnb_outcomes AS o
+    FROM sqlnb_outcomes_xxxxxxxx AS o
   ) AS u
   GROUP BY
     u.label
@@ -251,7 +251,7 @@ FROM (
       )
     ) AS log_loss,
     AVG(o.p_squares - 2 * o.p_true + 1) AS brier
-  FROM sqlnb_outcomes AS o
+  FROM sqlnb_outcomes_xxxxxxxx AS o
 ) AS a
 CROSS JOIN (
   SELECT
@@ -285,14 +285,14 @@ CROSS JOIN (
           CASE WHEN o.true_label = o.predicted THEN CAST(1 AS REAL) ELSE CAST(0 AS REAL) END AS tp,
           CAST(1 AS REAL) AS is_true,
           CAST(0 AS REAL) AS is_predicted
-        FROM sqlnb_outcomes AS o
+        FROM sqlnb_outcomes_xxxxxxxx AS o
         UNION ALL
         SELECT
           o.predicted AS label,
           CAST(0 AS REAL) AS tp,
           CAST(0 AS REAL) AS is_true,
           CAST(1 AS REAL) AS is_predicted
-        FROM sqlnb_outcomes AS o
+        FROM sqlnb_outcomes_xxxxxxxx AS o
       ) AS u
       GROUP BY
         u.label
@@ -321,7 +321,7 @@ CROSS JOIN (
         END AS bin,
         o.confidence AS confidence,
         CASE WHEN o.true_label = o.predicted THEN CAST(1 AS REAL) ELSE CAST(0 AS REAL) END AS correct
-      FROM sqlnb_outcomes AS o
+      FROM sqlnb_outcomes_xxxxxxxx AS o
     ) AS b
     GROUP BY
       b.bin
@@ -345,10 +345,10 @@ FROM (
     END AS bin,
     o.confidence AS confidence,
     CASE WHEN o.true_label = o.predicted THEN CAST(1 AS REAL) ELSE CAST(0 AS REAL) END AS correct
-  FROM sqlnb_outcomes AS o
+  FROM sqlnb_outcomes_xxxxxxxx AS o
 ) AS b
 GROUP BY
   b.bin
 ORDER BY
   b.bin NULLS LAST;
-DROP TABLE IF EXISTS sqlnb_outcomes;
+DROP TABLE IF EXISTS sqlnb_outcomes_xxxxxxxx;
