@@ -94,9 +94,13 @@ def creates(db: Database, the_kind: Kind, *, script: bool = False) -> list[exp.E
     that is now a view, as an earlier sqlnb left it, is dropped first (its rows are derived,
     and the view shows them again for every model). Where the engine wants them, the indexes
     the SQL functions look words up by (also on tables an earlier sqlnb made)."""
+    if not script:
+        db.trusted(writing=True)
     statements: list[exp.Expr] = []
     for t in tables(the_kind):
         found = db.relation_type(t.node())
+        if found == "table" and not t.view:
+            check_shape(db, t)
         if t.view and found == "table":
             statements.append(templates.render("catalog/drop_table.sql", table=t.node()))
         if found is None or script or (t.view and found == "table"):
@@ -105,6 +109,18 @@ def creates(db: Database, the_kind: Kind, *, script: bool = False) -> list[exp.E
             hashed = db.dialect.lookup == "hash"
             statements.append(dialects.index(t.node(), "lookup", t.lookup, hashed=hashed))
     return statements
+
+
+def check_shape(db: Database, table: ModelTable) -> None:
+    """Refuse, in one line, a table of one of sqlnb's names that lacks the columns sqlnb keeps
+    in it (a user's own table, say): sqlnb neither writes to it nor reads it as a model."""
+    found = {c.lower() for c in db.columns(table.node())}
+    missing = [c for c in ("model", *table.columns) if c.lower() not in found]
+    if missing:
+        raise SqlnbError(
+            f"table {table.name!r} is not one of sqlnb's: it has no column "
+            f"{', '.join(missing)}; rename it (sqlnb keeps its models in tables of that name)"
+        )
 
 
 def deletes(model: str, which: Iterable[ModelTable]) -> list[exp.Expr]:
@@ -120,6 +136,8 @@ def replacing(db: Database, model: str, the_kind: Kind, *, script: bool = False)
     """The statements before writing model ``model`` of ``the_kind`` anew: create the tables
     (all of them in a ``script``, see :func:`creates`), then delete the rows of the model it
     replaces, whatever its kind."""
+    if not script:
+        db.trusted(writing=True)  # before reading the model it replaces
     stale = {t.name: t for t in (*SHARED[1:], *the_kind.tables)}
     previous = row(db, model)
     if previous is not None and previous["kind"] in KINDS:
@@ -154,7 +172,7 @@ def _hint(db: Database, name: str) -> str:
 
 def row(db: Database, name: str) -> dict[str, Any] | None:
     """The catalog row of model ``name``, if there is one."""
-    if not db.exists(MODELS.node()):
+    if db.relation_type(MODELS.node()) is None:  # exists() would abort a transaction
         return None
     query = templates.select("catalog/models.sql").where(_named("m", name))
     rows = db.fetch_dicts(query)
@@ -168,16 +186,25 @@ def _named(alias: str, name: str) -> exp.Expr:
 
 def entry(db: Database, name: str) -> Entry:
     """Model ``name`` as the catalog records it; an unknown name is a clear error."""
+    db.trusted()
+    if db.relation_type(MODELS.node()) is not None:
+        check_shape(db, MODELS)
     found = row(db, name)
     if found is None:
         raise SqlnbError(f"no model named {name!r} in this database{_hint(db, name)}")
+    for table in tables(kind(found["kind"])) if found["kind"] in KINDS else ():
+        if not table.view and db.relation_type(table.node()) == "table":
+            check_shape(db, table)
     return Entry(name, found["kind"], json.loads(found["params"]), found["label_type"], found)
 
 
 def entries(db: Database) -> list[dict[str, Any]]:
     """Every model in the database, with its hyperparameters and classes."""
-    if not db.exists(MODELS.node()):
+    if db.relation_type(MODELS.node()) is None:
         return []
+    db.trusted()
+    for table in (MODELS, CLASSES):
+        check_shape(db, table)
     labels: dict[str, list[str]] = {}
     for r in db.fetch_dicts(templates.parsed("catalog/classes.sql")):
         labels.setdefault(r["model"], []).append(r["label"])

@@ -149,7 +149,7 @@ class Model(Entry):
             written[cost_into] = ("expected_cost", exp.DataType.build("DOUBLE"))
         statements = self.db.update_statements(target, id_column, predictions, written)
         self.db.stage("classifying")
-        with self.db.transaction():
+        with self.db.transaction(models=False):
             for statement in statements:
                 self.db.execute(statement)
             self._check_current()

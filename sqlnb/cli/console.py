@@ -140,12 +140,13 @@ def committing() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-WAIT: contextvars.ContextVar[float] = contextvars.ContextVar("wait", default=0.0)
+WAIT: contextvars.ContextVar[float | None] = contextvars.ContextVar("wait", default=None)
 
 
 @contextmanager
-def waiting(seconds: float) -> Iterator[None]:
-    """Within the block, :func:`opened` waits up to ``seconds`` for a locked DuckDB file."""
+def waiting(seconds: float | None) -> Iterator[None]:
+    """Within the block, :func:`opened` waits up to ``seconds`` for a locked DuckDB file, or
+    PostgreSQL's lock of the models (None: each engine's default, 0 and 30 s)."""
     token = WAIT.set(seconds)
     try:
         yield
@@ -157,9 +158,10 @@ def waiting(seconds: float) -> Iterator[None]:
 def opened(db: str, *, create: bool = False) -> Iterator[Database]:
     """The database, with a progress bar on a terminal for long queries."""
     with errors():
-        if WAIT.get() < 0:
-            raise SqlnbError(f"--wait must be a number of seconds >= 0, not {WAIT.get():g}")
-        database = Database.connect(db, create=create, wait=WAIT.get())
+        wait = WAIT.get()
+        if wait is not None and not wait >= 0:
+            raise SqlnbError(f"--wait must be a number of seconds >= 0, not {wait:g}")
+        database = Database.connect(db, create=create, wait=wait)
     database.on_commit = committing
     failed = True  # a file this command created is removed if the command fails
     profile = os.environ.get("SQLNB_PROFILE")

@@ -145,11 +145,12 @@ OPTIONS: dict[str, tuple[Any, Any]] = {
     # every command that opens a database (see expand)
     "wait": (
         _opt(
-            float,
+            float | None,
             help="Seconds to wait for a DuckDB file another process is using (default: 0, "
-            "fail at once).",
+            "fail at once), or on PostgreSQL for the models another session is writing "
+            "(default: 30).",
         ),
-        0.0,
+        None,
     ),
 }
 
@@ -310,7 +311,7 @@ def expand(
     def wrapper(**values: Any) -> Any:
         with errors():
             built = {name: group.build(values) for name, group in groups.items()}
-        with waiting(values.get("wait", 0.0)):
+        with waiting(values.get("wait")):
             try:
                 return fn(**{k: v for k, v in values.items() if k in own}, **built)
             except BrokenPipeError:  # not an OSError for Click, which exits 1 on one

@@ -70,13 +70,14 @@ class Database:
         *,
         create: bool = False,
         read_only: bool = False,
-        wait: float = 0,
+        wait: float | None = None,
     ) -> Database:
         """Open a DuckDB file (the default), ``sqlite:///path.db`` or a ``.sqlite`` file,
         ``postgresql://...``, ``spark://MASTER``, ``chdb:///folder`` or ``clickhouse://...``; or
         wrap an open DuckDB, sqlite3 or psycopg connection, a SparkSession or a
         clickhouse-connect client. Without ``create`` a missing file is an error. A DuckDB file
-        another process holds is waited for up to ``wait`` seconds."""
+        another process holds is waited for up to ``wait`` seconds (default 0); on
+        PostgreSQL, a lock of the models another session holds (default 30)."""
         if isinstance(target, Database):
             return target
         wrapped = backend_for(target)
@@ -230,9 +231,10 @@ class Database:
         return result["value"]  # type: ignore[no-any-return]
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self, *, models: bool = True) -> Iterator[None]:
         """All statements inside commit together or not at all. Nested uses join the outer one.
-        (Spark has no transactions: there the statements simply run in order.)"""
+        (Spark has no transactions: there the statements simply run in order.) Not
+        ``models``: one that writes only a table of the user's (predictions), reading models."""
         if self._depth or self.dialect.begin is None:
             self._depth += 1
             try:
@@ -244,8 +246,9 @@ class Database:
             self.execute(self.dialect.begin)
             self._depth += 1
             try:
-                for text in self.backend.opening():
+                for text in self.backend.opening(writing=models):
                     self.execute(text)
+                self.backend.opened(self.fetch_text, writing=models)
                 yield
             except BaseException:
                 self._depth -= 1
@@ -255,6 +258,11 @@ class Database:
             self._depth -= 1
             self.committing()
             self.execute(self.dialect.commit or "COMMIT")
+
+    def trusted(self, *, writing: bool = False) -> None:
+        """Refuse, in one line, an object of sqlnb's names that the models' readers (or,
+        ``writing``, their writers) may not trust (PostgreSQL: see :mod:`sqlnb.engine.trust`)."""
+        self.backend.trust(self.fetch_text, writing=writing)
 
     def committing(self) -> None:
         """Say that changes are about to be committed (see :attr:`on_commit`)."""
@@ -273,6 +281,7 @@ class Database:
         try:
             for text in self.backend.opening(writing=False):
                 self.execute(text)
+            self.backend.opened(self.fetch_text, writing=False)
             yield
         finally:
             self._depth -= 1
@@ -422,7 +431,7 @@ class Database:
         """Create table ``output`` from a query, in one transaction; returns its rows.
         ``verify``, if given, runs in the transaction after the write: raising, it undoes it."""
         statements = self.output_statements(output, query, replace=replace)
-        with self.transaction():
+        with self.transaction(models=False):
             for statement in statements:
                 self.execute(statement)
             if verify is not None:

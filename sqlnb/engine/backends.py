@@ -47,6 +47,14 @@ class Backend:
         not ``writing``: in one that only reads."""
         return []
 
+    def opened(self, fetch: Callable[[str], list[Row]], *, writing: bool) -> None:
+        """Run after :meth:`opening`'s statements, ``fetch`` running a query: checks that
+        the objects sqlnb is about to use are its own, and the lock of a writer (PostgreSQL:
+        :mod:`sqlnb.engine.trust`). ``writing``: a transaction that writes models."""
+
+    def trust(self, fetch: Callable[[str], list[Row]], *, writing: bool) -> None:
+        """Refuse an object sqlnb would use that it may not trust (PostgreSQL's other roles)."""
+
     def prepare(self, tree: exp.Expr) -> exp.Expr:
         """A statement's tree as this engine must run it (PostgreSQL: tables qualified)."""
         return tree

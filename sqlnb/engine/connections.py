@@ -52,9 +52,11 @@ class Opened:
     read_only: str | None = None
 
 
-def open_target(text: str, *, create: bool, read_only: bool, wait: float) -> Opened:
+def open_target(text: str, *, create: bool, read_only: bool, wait: float | None) -> Opened:
     """A DuckDB file (the default), ``sqlite:///path.db`` or a ``.sqlite`` file, or a URL (see
-    :func:`open_url`). Without ``create`` a missing file is an error."""
+    :func:`open_url`). Without ``create`` a missing file is an error. ``wait``: the seconds to
+    wait for a DuckDB file another process holds (default 0), or for PostgreSQL's lock of the
+    models another session is writing (default 30)."""
     if text.startswith("sqlite://"):
         return _open_sqlite(text.removeprefix("sqlite://").removeprefix("/"), create)
     if text.endswith((".sqlite", ".sqlite3")):
@@ -66,10 +68,12 @@ def open_target(text: str, *, create: bool, read_only: bool, wait: float) -> Ope
         return Opened(backend, name, str(folder), created=not existed)
     if "://" in text or is_spark_url(text):
         backend, name = open_url(text)
+        if isinstance(backend, PostgresBackend) and wait is not None:
+            backend.wait = wait
         return Opened(backend, name, text)
     if text != ":memory:" and not create and not Path(text).exists():
         raise SqlnbError(f"database file {text!r} does not exist")
-    return _open_duckdb(text, read_only, wait)
+    return _open_duckdb(text, read_only, wait or 0.0)
 
 
 def _open_duckdb(path: str, read_only: bool, wait: float) -> Opened:

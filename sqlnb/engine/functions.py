@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 MODEL = "sqlnb_model"  # the functions' parameters: the model's name and the text
 SOURCE = "sqlnb_tokens_source"  # PostgreSQL's sqlnb_predict: the table, put in by format()
 ID_TYPE = "sqlnb_id_type"  # ... and the type of its ids, the type of its third argument
+# PostgreSQL's text types: sqlnb_classify and sqlnb_proba take each pair (sql/functions/
+# postgres/typed.sql.in), so that a call finds its exact match in the models' schema.
+TEXT_TYPES = ("TEXT", "VARCHAR", "BPCHAR")
 
 
 def table_argument(form: str | None, argument: exp.Expr) -> exp.Table:
@@ -73,10 +76,17 @@ def postgres(
         fallback = db.sql(raising(checked, type_name, raise_in_schema))
         return "\n".join([*steps, f"RETURN {fallback};"])
 
+    overloads = [
+        fill("typed", function=function, model_type=m, text_type=t, returns=returns)
+        for function, returns in (("sqlnb_classify", "TEXT"), ("sqlnb_proba", "DOUBLE PRECISION"))
+        for m, t in itertools.product(TEXT_TYPES, TEXT_TYPES)
+        if (m, t) != ("TEXT", "TEXT")
+    ]
     return [
         fill("raise"),
         fill("classify", body=body("label", label, "TEXT")),
         fill("proba", body=body("proba", proba, "DOUBLE PRECISION")),
+        *overloads,
         fill(
             "predict",
             query=exp.Literal.string(query).sql("postgres"),

@@ -12,6 +12,8 @@ import re
 
 from sqlglot import exp
 
+LOCK_TIMEOUT = "another session holds a lock on a table this command writes"
+
 
 def one_line(error: BaseException) -> str:
     """An engine's error message reduced to its first line."""
@@ -30,6 +32,11 @@ def explain(error: BaseException, path: str | None, read_only: str | None) -> st
         return f"{name} is read-only ({why}): cannot write to it"
     if is_lock_error(message) or "database is locked" in lowered:
         return locked(path, message)
+    if "lock timeout" in lowered:  # PostgreSQL's lock_timeout (see PostgresBackend.wait)
+        return (
+            f"{LOCK_TIMEOUT}, still after the seconds --wait allows (default 30); try again "
+            "when it has finished, or give --wait SECONDS"
+        )
     missing = missing_name(message)
     if missing is not None:
         return f"table {missing!r} does not exist"

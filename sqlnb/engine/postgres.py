@@ -4,12 +4,13 @@ statement runs with."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from sqlglot import exp
 
+from sqlnb.engine import messages, trust
 from sqlnb.engine.backends import Backend, Row, literal
 from sqlnb.engine.dialects import duckdb_type
 from sqlnb.errors import SqlnbError
@@ -22,6 +23,7 @@ from sqlnb.errors import SqlnbError
 # statement and to the SQL functions sqlnb creates.
 SAFE_PATH = "pg_catalog, pg_temp"
 TRANSACTION_CONTROL = ("BEGIN", "START", "COMMIT", "ROLLBACK")
+WAIT = 30.0  # the seconds a write waits for a lock, unless told (--wait)
 
 
 class PostgresBackend(Backend):
@@ -31,7 +33,7 @@ class PostgresBackend(Backend):
     in a transaction whose search_path is :data:`SAFE_PATH`, and every table it names is
     qualified with its schema first (:meth:`prepare`)."""
 
-    def __init__(self, connection: Any) -> None:
+    def __init__(self, connection: Any, *, wait: float = WAIT) -> None:
         import psycopg
 
         self.errors = (psycopg.Error,)
@@ -42,6 +44,8 @@ class PostgresBackend(Backend):
         self.home: str = self.path[0]
         self.schema = self.home
         self._found: dict[str, str] = {}  # table name -> the schema it was found in
+        # The seconds a write waits for a lock another session holds (then it stops).
+        self.wait = wait
 
     def _explicit_path(self) -> list[str]:
         """The existing schemas that search_path names, in order, without "$user"."""
@@ -82,19 +86,37 @@ class PostgresBackend(Backend):
                 yield cursor
 
     def opening(self, *, writing: bool = True) -> list[str]:
-        """Run first in every transaction sqlnb runs: the safe search_path, then, where it
-        writes, a lock per schema (READ COMMITTED would let two trainings of one model both
-        delete the old rows and both insert theirs: the second now waits for the first, then
-        replaces it whole)."""
+        """Run first in every transaction sqlnb runs: the safe search_path; where it writes,
+        a bound on every wait for a lock (:attr:`wait`)."""
         guard = f"SET LOCAL search_path = {SAFE_PATH}"
         if not writing:
             return [guard]
-        return [
-            guard,
-            "SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext("
-            + literal("sqlnb." + self.home)
-            + "))",
-        ]
+        bound = max(1, round(self.wait * 1000))  # 0 would wait for ever
+        return [guard, f"SET LOCAL lock_timeout = {bound}"]
+
+    def trust(self, fetch: Callable[[str], list[Row]], *, writing: bool) -> None:
+        trust.verify(fetch, self.home, writing=writing)
+
+    def opened(self, fetch: Callable[[str], list[Row]], *, writing: bool) -> None:
+        """Refuse an object named ``sqlnb_*`` in the models' schema that sqlnb may not trust;
+        a transaction that writes models then takes the writers' lock (READ COMMITTED would
+        let two trainings of one model both delete the old rows and both insert theirs: the
+        second now waits for the first, then replaces it whole), and checks again what may
+        have changed while it waited (:mod:`sqlnb.engine.trust`)."""
+        trust.verify(fetch, self.home, writing=writing)
+        if not writing:
+            return
+        try:
+            trust.lock(fetch, self.home)
+        except SqlnbError as error:
+            if not str(error).startswith(messages.LOCK_TIMEOUT):
+                raise
+            raise SqlnbError(
+                f"the models in schema {self.home!r} are being written by another session: "
+                f"still locked after {self.wait:g} s; try again when it has finished, or give "
+                "--wait SECONDS to wait longer"
+            ) from None
+        trust.verify(fetch, self.home, writing=writing)
 
     def prepare(self, tree: exp.Expr) -> exp.Expr:
         """``tree`` with every table it names (but a CTE's, or a temporary table it creates)
@@ -124,7 +146,7 @@ class PostgresBackend(Backend):
         first schema of the explicit search path that has it, else the models' schema."""
         if name in self._found:
             return self._found[name]
-        with self._guarded() as cursor:
+        with self._guarded() as cursor, _one_line(self.errors):
             row = cursor.execute(
                 "SELECT CASE WHEN n.oid = pg_catalog.pg_my_temp_schema() THEN 'pg_temp' "
                 "ELSE n.nspname END FROM pg_catalog.pg_class AS c "
@@ -185,6 +207,15 @@ class PostgresBackend(Backend):
         with self._guarded() as cursor, path.open("rb") as rows, cursor.copy(copying) as copy:
             while chunk := rows.read(1 << 20):
                 copy.write(chunk)
+
+
+@contextlib.contextmanager
+def _one_line(errors: tuple[type[BaseException], ...]) -> Iterator[None]:
+    """The driver's errors as :class:`SqlnbError` (a query sqlnb runs while it builds one)."""
+    try:
+        yield
+    except errors as error:
+        raise SqlnbError(str(error).strip().splitlines()[0]) from None
 
 
 def _created_temporary(table: exp.Table) -> bool:
