@@ -187,14 +187,12 @@ def _named(alias: str, name: str) -> exp.Expr:
 def entry(db: Database, name: str) -> Entry:
     """Model ``name`` as the catalog records it; an unknown name is a clear error."""
     db.trusted()
-    if db.relation_type(MODELS.node()) is not None:
-        check_shape(db, MODELS)
+    for table in (MODELS, CLASSES):  # what every command reads (a kind's own: see creates)
+        if db.relation_type(table.node()) == "table":
+            check_shape(db, table)
     found = row(db, name)
     if found is None:
         raise SqlnbError(f"no model named {name!r} in this database{_hint(db, name)}")
-    for table in tables(kind(found["kind"])) if found["kind"] in KINDS else ():
-        if not table.view and db.relation_type(table.node()) == "table":
-            check_shape(db, table)
     return Entry(name, found["kind"], json.loads(found["params"]), found["label_type"], found)
 
 

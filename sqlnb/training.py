@@ -242,6 +242,8 @@ def append(
     scikit-learn's ``partial_fit``: the result equals training on the union. The kind,
     hyperparameters and tokenizer are the model's; new classes and words may appear. With
     ``dialect``, a script for that engine (see :func:`train`)."""
+    if dialect is None:
+        db.trusted(writing=True)  # before reading the model it adds to
     current = catalog.entry(db, model)
     the_kind, params = current.kind, dict(current.params)
     source = as_source(data)
@@ -388,6 +390,7 @@ def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
     """Changing a trained model's smoothing or priors without reading its training data: the
     derived tables are recomputed from the stored counts. Giving a hyperparameter sets the
     ones it resets (declared with it) back to their defaults: a learned prior again."""
+    db.trusted(writing=True)
     current = catalog.entry(db, model)
     the_kind = current.kind
     if current.params.get("em"):
@@ -423,6 +426,7 @@ def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
 
 def drop(db: Database, model: str) -> None:
     """Remove a model and all its rows."""
+    db.trusted(writing=True)
     current = catalog.entry(db, model)
     with db.transaction():
         for statement in catalog.drop(current):

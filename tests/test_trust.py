@@ -242,6 +242,32 @@ def test_the_api_refuses_with_one_sqlnb_error(admin, fresh):
     assert state(admin, fresh) == before
 
 
+def test_a_table_made_during_the_training_is_refused_before_it_is_written(admin, fresh):
+    """Mallory makes sqlnb_word_counts, with her trigger, after sqlnb's checks and before its
+    CREATE TABLE IF NOT EXISTS (which then skips it): the check before the first write that
+    follows finds it."""
+    made = []
+
+    def tracer(text: str) -> None:
+        if not made and text.startswith("CREATE TABLE IF NOT EXISTS"):
+            squat(fresh, "sqlnb_word_counts", "trigger")
+            made.append(text)
+
+    with connect("alice", fresh) as a:
+        db = sqlnb.connect(a)
+        db.tracer = tracer
+        with pytest.raises(SqlnbError, match=f"refusing table '{fresh}.sqlnb_word_counts'"):
+            sqlnb.train(db, sqlnb.Docs("docs"), model="m")
+    assert made
+    after = state(admin, fresh)
+    assert after["rows"]["calls"] == [] and not after["secret"]
+    assert [r[0] for r in after["relations"] if r[2] == ROLES["alice"]] == [
+        "docs",
+        "emails",
+        "secrets",
+    ]
+
+
 def test_a_trigger_or_a_grant_on_the_owners_own_table_is_refused(admin, fresh):
     """Alice grants TRIGGER on her table by mistake; mallory adds a trigger."""
     code, _, err = run("train", url("alice", fresh), "--docs", "docs", "--model", "m")

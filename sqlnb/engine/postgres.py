@@ -46,6 +46,8 @@ class PostgresBackend(Backend):
         self._found: dict[str, str] = {}  # table name -> the schema it was found in
         # The seconds a write waits for a lock another session holds (then it stops).
         self.wait = wait
+        self._writing = False  # whether the transaction running writes models
+        self._created = False  # whether it ran a CREATE ... IF NOT EXISTS since its checks
 
     def _explicit_path(self) -> list[str]:
         """The existing schemas that search_path names, in order, without "$user"."""
@@ -104,6 +106,7 @@ class PostgresBackend(Backend):
         second now waits for the first, then replaces it whole), and checks again what may
         have changed while it waited (:mod:`sqlnb.engine.trust`)."""
         trust.verify(fetch, self.home, writing=writing)
+        self._writing = writing
         if not writing:
             return
         try:
@@ -163,12 +166,22 @@ class PostgresBackend(Backend):
         return self._found[name]
 
     def run(self, text: str, fetch: bool) -> list[Row]:
-        if text.split(None, 1)[0].upper() in TRANSACTION_CONTROL:  # sqlnb's own transaction
+        head = text.lstrip()[:40].upper()
+        if head.split(None, 1)[0] in TRANSACTION_CONTROL:  # sqlnb's own transaction
+            self._created = self._writing = False
             self.connection.execute(text.encode())
             return []
+        if self._created and not head.startswith("CREATE TABLE IF NOT EXISTS"):
+            # A CREATE ... IF NOT EXISTS skips a table another role made since the checks:
+            # check again after them, before any statement that uses the tables.
+            self._created = False
+            trust.verify(lambda query: self.run(query, True), self.home, writing=True)
         with self._guarded() as cursor:
             cursor.execute(text.encode())
-            return list(cursor.fetchall()) if fetch and cursor.description else []
+            rows = list(cursor.fetchall()) if fetch and cursor.description else []
+        if head.startswith("CREATE TABLE IF NOT EXISTS"):
+            self._created = self._writing
+        return rows
 
     def describe(self, text: str) -> dict[str, str]:
         import psycopg
