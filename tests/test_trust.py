@@ -323,7 +323,15 @@ def test_overloads_in_another_schema_do_not_capture_the_call(admin, fresh):
     with connect("mallory", fresh) as m:
         m.execute(f"CREATE TABLE {OPEN}.calls (who TEXT)")
         m.execute(f"GRANT INSERT ON {OPEN}.calls TO PUBLIC")
-        for types in ("VARCHAR, VARCHAR", "TEXT, VARCHAR", "UNKNOWN, VARCHAR", "NAME, VARCHAR"):
+        for types in (
+            "VARCHAR, VARCHAR",
+            "TEXT, VARCHAR",
+            "UNKNOWN, VARCHAR",
+            "NAME, VARCHAR",
+            "ANYELEMENT, ANYELEMENT",
+            "TEXT, ANYELEMENT",
+            "ANYCOMPATIBLE, ANYCOMPATIBLE",
+        ):
             for name, returns in (("sqlnb_classify", "TEXT"), ("sqlnb_proba", "FLOAT8")):
                 value = "'ATTACKER'" if returns == "TEXT" else "-1"
                 with pytest.raises(psycopg.Error) if "UNKNOWN" in types else _nothing():
