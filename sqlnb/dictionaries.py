@@ -5,7 +5,11 @@ naiveBayesClassifier reads its model: per (model, word) the word's key (``sqlnb_
 key the word's weight and zero count in one class and its idf (``sqlnb_ch_weights``: the key of
 class i is the word's key + i - 1), and per model its labels, base, tokenizer, transform and
 calibration (``sqlnb_ch_models``); sqlnb writes a model's rows and reloads them after every
-write of it. The text is tokenized by the model's own tokenizer (:meth:`Tokenizer.words`, the
+write of it. The functions are the server's, the dictionaries each database's: the lambdas name
+the dictionaries without a database, so ClickHouse reads those of the database a function is
+called in (``currentDatabase()``), and the lambdas hold the tokenizers and steps of every
+database with sqlnb's functions (:func:`shared`), not only of the one written last.
+The text is tokenized by the model's own tokenizer (:meth:`Tokenizer.words`, the
 list form DuckDB's macros use), its words' weights added up per class
 (``sql/functions/clickhouse/scores.clickhouse.sql``), and the joint log-likelihoods normalised
 and ranked by the list form's own rules (``sql/macros/posterior.sql``, ``argmax.sql``,
@@ -13,6 +17,7 @@ and ranked by the list form's own rules (``sql/macros/posterior.sql``, ``argmax.
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 from sqlglot import exp
@@ -20,6 +25,7 @@ from sqlglot import exp
 from sqlnb import catalog, lists, templates
 from sqlnb.engine import Database
 from sqlnb.engine.functions import filled
+from sqlnb.errors import SqlnbError
 from sqlnb.kinds import KINDS
 from sqlnb.kinds.text import norm, value
 from sqlnb.pipeline import joint
@@ -35,6 +41,35 @@ def database(db: Database) -> str:
     return str(db.fetch(exp.select(exp.func("currentDatabase")))[0][0])
 
 
+def shared(db: Database, keys: list[str]) -> list[str]:
+    """The :class:`Shape` keys the server's functions are built for: this database's ``keys``
+    and those recorded in ``sqlnb_functions`` by every other database holding sqlnb's
+    dictionaries that this connection may read (a key that is no mark and no tokenizer's is
+    left out: another database's record is not trusted to be sqlnb's)."""
+    found = (
+        exp.select("database")
+        .distinct()
+        .from_(exp.to_table("system.tables"))
+        .where(
+            exp.column("name").eq(exp.convert(f"{MODELS}_dict")),
+            exp.column("database").neq(exp.func("currentDatabase")),
+        )
+    )
+    merged = set(keys)
+    for (other,) in db.fetch(found):
+        record = exp.to_table("sqlnb_functions", db=str(other), quoted=True)
+        with contextlib.suppress(SqlnbError):  # a database it may not read, or no record
+            merged |= {str(r[0]) for r in db.fetch(exp.select("settings").from_(record))}
+    return sorted(k for k in merged if k in Shape.MARKS or _is_tokenizer(k))
+
+
+def _is_tokenizer(key: str) -> bool:
+    try:
+        return Tokenizer.from_dict(json.loads(key)).key() == key
+    except (ValueError, TypeError, AttributeError, SqlnbError):
+        return False
+
+
 def statements(db: Database, shape: Shape) -> list[str]:
     """The tables and dictionaries, made anew (their rows are all written again after them:
     an older sqlnb's are dropped), and the two functions, for the database's ``shape``."""
@@ -43,7 +78,7 @@ def statements(db: Database, shape: Shape) -> list[str]:
         "database": exp.to_identifier(where, quoted=True).sql("clickhouse"),
         "database_text": exp.Literal.string(where).sql("clickhouse"),
     }
-    label, proba = _functions(shape, where)
+    label, proba = _functions(shape)
     return [
         *(f"DROP DICTIONARY IF EXISTS {_name(where, f'{t}_dict')}" for t in TABLES),
         *(f"DROP TABLE IF EXISTS {_name(where, t)}" for t in TABLES),
@@ -99,11 +134,12 @@ def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
     return statements
 
 
-def _functions(shape: Shape, database: str) -> tuple[exp.Expr, exp.Expr]:
-    """The label and the probability of the text sqlnb_text under the model sqlnb_model."""
-    words = exp.Literal.string(f"{database}.{WORDS}_dict")
-    weights = exp.Literal.string(f"{database}.{WEIGHTS}_dict")
-    models = exp.Literal.string(f"{database}.{MODELS}_dict")
+def _functions(shape: Shape) -> tuple[exp.Expr, exp.Expr]:
+    """The label and the probability of the text sqlnb_text under the model sqlnb_model, read
+    from the dictionaries of the database the function is called in."""
+    words = exp.Literal.string(f"{WORDS}_dict")
+    weights = exp.Literal.string(f"{WEIGHTS}_dict")
+    models = exp.Literal.string(f"{MODELS}_dict")
 
     def field(name: str) -> exp.Expr:
         return exp.Anonymous(

@@ -91,12 +91,15 @@ def refresh(db: Database, model: str | None = None) -> None:
     where = db.backend.schema or ""
     if db.dialect.functions == "clickhouse":
         where = dictionaries.database(db)
-    key = f"macros {db.dialect.name} {where} {cache.source_stamp()} {json.dumps(keys)}"
+    serves = keys  # ClickHouse's functions are the server's: for every database's models
+    if db.dialect.functions == "clickhouse":
+        serves = dictionaries.shared(db, keys)
+    key = f"macros {db.dialect.name} {where} {cache.source_stamp()} {json.dumps([keys, serves])}"
     texts = cache.load(key)  # the same for every database: built once per machine
     if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
         texts = [
             text
-            for s in statements(db, keys)
+            for s in statements(db, keys, serves)
             for text in (db.texts(s) if isinstance(s, exp.Expr) else [s])
         ]
         cache.store(key, texts)
@@ -122,11 +125,14 @@ def _rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]
     return []
 
 
-def statements(db: Database, keys: list[str]) -> list[exp.Expr | str]:
-    """The statements that (re)write the three macros for the :class:`Shape` of ``keys`` and
-    then record them (last: on an engine without transactions a rebuild that fails half-way
-    is not recorded, so the next write builds them again)."""
-    shape = Shape.recorded(keys)
+def statements(
+    db: Database, keys: list[str], built: list[str] | None = None
+) -> list[exp.Expr | str]:
+    """The statements that (re)write the three macros for the :class:`Shape` of ``keys`` (or
+    of ``built``, ClickHouse's: every database's, :func:`dictionaries.shared`) and then record
+    ``keys`` (last: on an engine without transactions a rebuild that fails half-way is not
+    recorded, so the next write builds them again)."""
+    shape = Shape.recorded(keys if built is None else built)
     record = exp.to_table(RECORD)
     rows = [
         exp.select(exp.convert(__version__).as_("version"), exp.convert(k).as_("settings"))
