@@ -33,7 +33,7 @@ from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, as_source, labels_for
 
-METHODS = ("temperature", "sigmoid", "isotonic", "none")
+METHODS = (*dict(CALIBRATION.choices)["method"], "none")  # what it stores, and none
 SCORES = scratch.name("sqlnb_calibrating")
 WHOLE = (-1.0, 2.0)  # (lo, hi) of a row that covers every probability
 MAX_STEPS = 200
@@ -66,6 +66,49 @@ class Calibration:
                 exp.insert(rows, CALIBRATION.node(), columns=["model", *CALIBRATION.columns])
             )
         return statements
+
+
+def flaw(method: str, rows: Sequence[tuple[int, float, float, float, float]]) -> str | None:
+    """The first way stored rows (class_id, lo, hi, a, b) of a calibration by ``method`` (one
+    of :data:`METHODS`, the rows finite: sqlnb_calibration's own rules) differ from what
+    :func:`fit` writes, in words, or None: temperature, one row per class, the same T with
+    1/T in (0, MAX_BETA]; sigmoid, one row per class; both over :data:`WHOLE`; isotonic,
+    per class pieces that tile -1..2, values in [0, 1], never decreasing, constant outside
+    the first and last threshold.
+
+    >>> flaw("temperature", [(0, -1.0, 2.0, 0.0, 0.0)])
+    'temperature T = 0 of class 0 (sqlnb writes a T > 0)'
+    """
+    pieces: dict[int, list[tuple[float, float, float, float]]] = {}
+    for class_id, *numbers in sorted(rows):
+        pieces.setdefault(class_id, []).append((numbers[0], numbers[1], numbers[2], numbers[3]))
+    temperatures = {a for one in pieces.values() for _, _, a, _ in one}
+    for k, one in pieces.items():
+        if method != "isotonic":
+            if len(one) != 1 or one[0][:2] != WHOLE:
+                return f"{method} rows of class {k} that are not one row over (-1, 2)"
+            lo, hi, a, b = one[0]
+            if method == "temperature" and not (a >= 1 / MAX_BETA and b == 0):
+                return f"temperature T = {a:g} of class {k} (sqlnb writes a T > 0)"
+            if method == "temperature" and len(temperatures) > 1:
+                return f"temperatures {sorted(temperatures)} (sqlnb writes one T for every class)"
+            continue
+        if one[0][0] != WHOLE[0] or one[-1][1] != WHOLE[1]:
+            return f"isotonic pieces of class {k} that do not cover -1 to 2"
+        if one[0][3] != 0 or one[-1][3] != 0:
+            return f"isotonic pieces of class {k} that are not constant outside the thresholds"
+        reached = 0.0
+        for i, (lo, hi, a, b) in enumerate(one):
+            if not lo < hi or (i and lo != one[i - 1][1]):
+                return f"isotonic bounds lo = {lo:g}, hi = {hi:g} of class {k} (they must tile)"
+            end = a + b * (hi - lo)
+            if not (0 <= a <= 1 and b >= 0 and end <= 1 + 1e-9 and a >= reached - 1e-9):
+                return (
+                    f"an isotonic piece a = {a:g}, b = {b:g} of class {k} that is not a "
+                    "non-decreasing probability"
+                )
+            reached = end
+    return None
 
 
 def fit(

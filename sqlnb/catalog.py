@@ -48,6 +48,7 @@ CALIBRATION = ModelTable(
     counts=True,
     keys=(("class_id", "lo"),),
     finite=("lo", "hi", "a", "b"),
+    choices=(("method", ("temperature", "sigmoid", "isotonic")),),
     optional=True,
 )
 SHARED = (MODELS, CLASSES, PRIOR, TOKENIZERS, CALIBRATION)
@@ -277,15 +278,40 @@ def flaws(
         )
     for name in table.finite:
         checks.append((f"values of {name} that are NULL, NaN or infinite", rows(bad_number(name))))
+    # (what, how many, a value to name, the most rows there may be): rules that name a value
+    named: list[tuple[str, exp.Expr, exp.Expr, int]] = []
+    for name in table.whole:  # (NaN and infinity are refused above)
+        broken = exp.or_(column(name) < 1, exp.func("ROUND", column(name)).neq(column(name)))
+        named.append(
+            (f"values of {name} that are not whole numbers >= 1", *_first(broken, name), 0)
+        )
+    for name, values in table.choices:
+        outside = exp.not_(column(name).isin(*(exp.convert(v) for v in values)))
+        outside = exp.or_(column(name).is_(exp.null()), outside)
+        named.append(
+            (f"values of {name} not one of {', '.join(values)}", *_first(outside, name), 0)
+        )
+        mixed = exp.func("COUNT", exp.Distinct(expressions=[column(name)]))
+        shown = exp.Max(this=exp.cast(column(name), "VARCHAR"))
+        named.append((f"different values of {name} (sqlnb writes one a model)", mixed, shown, 1))
+    if table.single:
+        n_rows = exp.func("COUNT", exp.Star())
+        named.append(("rows (sqlnb writes one a model)", n_rows, exp.cast(n_rows, "VARCHAR"), 1))
     sums = [exp.Sum(this=column(name)) for name in table.amounts]
     query = exp.select(
         *(c.as_(f"c{i}") for i, (_, c) in enumerate(checks)),
         *(total.as_(f"s{i}") for i, total in enumerate(sums)),
+        *(e.as_(f"n{i}_{j}") for i, (_, *es, _) in enumerate(named) for j, e in enumerate(es)),
     ).from_(source)
     found = db.fetch(query)[0]
     for (what, _), n in zip(checks, found):
         if n:
             return f"{int(n)} {what}"
+    beyond = found[len(checks) + len(sums) :]
+    for i, (what, _, _, most) in enumerate(named):
+        n, value = beyond[2 * i], beyond[2 * i + 1]
+        if n is not None and int(n) > most:
+            return f"{int(n)} {what}, e.g. {value!r}"
     for name, total in zip(table.amounts, found[len(checks) :]):
         if total is not None and not math.isfinite(float(total)):
             return f"values of {name} whose sum is not a finite number (it overflows)"
@@ -301,6 +327,15 @@ def flaws(
         if n:
             return f"{int(n)} repeated values of ({', '.join(key)})"
     return None
+
+
+def _first(condition: exp.Expr, name: str) -> tuple[exp.Expr, exp.Expr]:
+    """How many rows meet ``condition``, and the least of their values of column ``name``
+    (as text): what a message names."""
+    column = templates.col(name)
+    text = exp.cast(column, "VARCHAR")
+    count = exp.Sum(this=exp.Case().when(condition, exp.convert(1)).else_(exp.convert(0)))
+    return count, exp.Min(this=exp.Case().when(condition.copy(), text))
 
 
 def counted_flaws(db: Database, model: str, the_kind: Kind) -> str | None:

@@ -15,22 +15,16 @@ leaves nothing, and one that replaces an earlier export of a model replaces it w
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 from pathlib import Path
-from typing import Any
 
-import sqlglot
 from sqlglot import exp
 
-from sqlnb import catalog, templates, training
+from sqlnb import catalog, modelfile, training
 from sqlnb.catalog import CLASSES, MODELS
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import Pruning
-from sqlnb.kinds import Kind, kind
-from sqlnb.tokenizer import Tokenizer
 
 STAGED = scratch.name("sqlnb_import")  # the temporary relations files are read into
 
@@ -118,7 +112,7 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
         raise SqlnbError(f"{str(path)!r} is not a model file: no {MODELS.name}.parquet in it")
     where = f"model file {str(path)!r}"
     info = _catalog_row(file)
-    the_kind, params, n_classes = _described(info, where)
+    the_kind, params, n_classes = modelfile.described(info, where)
     name = name or str(info["model"])
     tables = [t for t in catalog.counts(the_kind)[1:] if (path / f"{t.name}.parquet").exists()]
     for table in catalog.counts(the_kind)[1:]:
@@ -126,6 +120,7 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
             raise SqlnbError(f"{where} lacks {table.name}.parquet")
     with contextlib.ExitStack() as stack:
         inserts: list[exp.Expr] = []
+        staged_by_name: dict[str, exp.Table] = {}
         for i, table in enumerate(tables):
             file = path / f"{table.name}.parquet"
             staged, types = stack.enter_context(db.parquet(file, f"{STAGED}_{i}"))
@@ -139,44 +134,19 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
                 problem = None if n == n_classes else f"{n} classes, not {n_classes}"
             if problem is not None:
                 raise SqlnbError(f"{file.name} of {where} has {problem}")
+            staged_by_name[table.name] = staged
             rows = exp.select(
                 exp.convert(name).as_("model"),
                 *(exp.column(c, quoted=True) for c in wanted[1:]),
             ).from_(staged)
             inserts.append(exp.insert(rows, table.node(), columns=wanted))
+        modelfile.agree(db, the_kind, params, staged_by_name, where)
         statements = [
             *catalog.replacing(db, name, the_kind),
             *inserts,
             *training.parameters(name, the_kind, params, info["label_type"], n_classes),
         ]
         return training.Training(db, name, the_kind, params, statements, reads=where).apply().name
-
-
-def _described(info: dict[str, str], where: str) -> tuple[Kind, dict[str, Any], int]:
-    """The kind, the settings and the number of classes of a model file's catalog row, each
-    checked as a training checks what it is given."""
-    the_kind = kind(info.get("kind", ""))
-    try:
-        params = json.loads(info.get("params", ""))
-    except ValueError as error:
-        raise SqlnbError(f"{where}: its settings (params) are not JSON: {error}") from None
-    if not isinstance(params, dict):
-        raise SqlnbError(f"{where}: its settings (params) are not a JSON object")
-    try:
-        given = {k: params.get(k) for k in the_kind.declared}
-        params = {**params, **the_kind.resolve(given)}
-        the_kind.check_settings(params)
-        if params.get("tokenizer") is not None:
-            Tokenizer.from_dict(params["tokenizer"])
-        if params.get("pruning") is not None:
-            Pruning(**params["pruning"])
-        exp.DataType.build(info.get("label_type", ""), dialect=templates.SOURCE_DIALECT)
-        n_classes = int(info.get("n_classes", ""))
-    except (SqlnbError, TypeError, ValueError, sqlglot.errors.ParseError) as error:
-        raise SqlnbError(f"{where}: {error}") from None
-    if n_classes < 1:
-        raise SqlnbError(f"{where}: n_classes is {n_classes}")
-    return the_kind, params, n_classes
 
 
 def _catalog_row(file: Path) -> dict[str, str]:

@@ -317,3 +317,431 @@ def test_a_class_that_weighs_0_has_prior_0_and_is_never_predicted(con):
         "SELECT DISTINCT log_theta FROM sqlnb_log_theta WHERE model = 's' AND label = 'class 01'"
     ).fetchall()
     assert [round(t, 12) for (t,) in thetas] == [round(-np.log(m.info["n_features"]), 12)]
+
+
+# --- model files that lie --------------------------------------------------------------------
+
+KINDS_TRAINED = {  # model name -> how it is trained (and calibrated) in the source database
+    "multi": {},
+    "bern": {"kind": "bernoulli", "beta": 2},
+    "comp": {"kind": "complement", "norm": True, "class_weight": "balanced"},
+    "tfidf": {"idf": "smooth", "doc_norm": "l2", "sublinear_tf": True},
+    "plain_idf": {"idf": "plain"},
+    "sel": {
+        "select": "chi2:20",
+        "class_prior": {"class 00": 0.2, "class 01": 0.3, "class 02": 0.5},
+    },
+    "em": {"unlabeled": "test_tokens"},
+    "docs": {},
+    "mixed": {},
+    "gauss": {},
+    "cats": {},
+    "temperature": {},
+    "sigmoid": {},
+    "isotonic": {},
+    "isotonic2": {},
+}
+
+
+def _train_all(con: duckdb.DuckDBPyConnection) -> None:
+    import sqlnb
+
+    corpus = random_corpus(3, n_classes=3, vocab=60, n_train=60, n_test=30)
+    corpus.load(con)
+    con.execute(
+        "CREATE TABLE docs AS SELECT doc_id, string_agg(word, ' ' ORDER BY word) AS text "
+        "FROM train_tokens GROUP BY doc_id"
+    )
+    con.execute(
+        "CREATE TABLE wide AS SELECT doc_id AS id, label, (doc_id % 7)::DOUBLE AS x, "
+        "CASE WHEN doc_id % 3 = 0 THEN 'a' ELSE 'b' END AS y FROM train_labels"
+    )
+    con.execute("CREATE TABLE two AS SELECT doc_id, label = 'class 00' AS label FROM test_labels")
+    for name, options in KINDS_TRAINED.items():
+        if name == "docs":
+            tokenizer = sqlnb.Tokenizer(ngrams=(1, 2), stop_words=("w1",))
+            pruning = sqlnb.Pruning(min_df=2)
+            sqlnb.train(
+                con,
+                sqlnb.Docs("docs"),
+                "train_labels",
+                model=name,
+                tokenizer=tokenizer,
+                pruning=pruning,
+            )
+        elif name in ("mixed", "gauss", "cats"):
+            kind = {"mixed": "mixed", "gauss": "gaussian", "cats": "categorical"}[name]
+            table = sqlnb.Table("wide", features=("x",) if name == "gauss" else None)
+            if name == "cats":
+                table = sqlnb.Table("wide", features=("y",))
+            sqlnb.train(con, table, model=name, kind=kind)
+        elif name == "isotonic2":  # two classes (boolean labels): the second class only
+            sqlnb.train(con, "test_tokens", "two", model=name)
+            sqlnb.load(con, name).calibrate("test_tokens", "two", method="isotonic")
+        else:
+            sqlnb.train(con, "train_tokens", "train_labels", model=name, **options)
+        if name in ("temperature", "sigmoid", "isotonic"):
+            sqlnb.load(con, name).calibrate("test_tokens", "test_labels", method=name)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of model files, one per model of :data:`KINDS_TRAINED` (trained in
+    ``source.duckdb``), and ``target.duckdb``:
+    a database holding the inputs and a model ``keep`` that imports must leave alone."""
+    from sqlnb.engine import Database
+    from sqlnb.files import export_model
+
+    root = tmp_path_factory.mktemp("files")
+    with duckdb.connect(str(root / "source.duckdb")) as con:
+        _train_all(con)
+        db = Database.connect(con)
+        for name in KINDS_TRAINED:
+            export_model(db, name, root / name)
+    with duckdb.connect(str(root / "target.duckdb")) as con:
+        random_corpus(3, n_classes=3, vocab=60, n_train=60, n_test=30).load(con)
+    code, _, err = cli(
+        "train",
+        str(root / "target.duckdb"),
+        "--model",
+        "keep",
+        "--tokens",
+        "train_tokens",
+        "--labels",
+        "train_labels",
+    )
+    assert code == 0, err
+    return root
+
+
+def _params(change: Callable[[dict], object]) -> Callable[[dict], str]:
+    """A change of a model file's params (parsed), written back as JSON."""
+    import json
+
+    def changed(params: dict) -> str:
+        result = change(params)
+        return result if isinstance(result, str) else json.dumps(params, allow_nan=True)
+
+    return changed
+
+
+def _set(path: str, value: object) -> Callable[[dict], object]:
+    """Set params[a][b]... (``path`` 'a.b') to ``value``."""
+
+    def change(params: dict) -> None:
+        *outer, last = path.split(".")
+        for key in outer:
+            params = params[key]
+        params[last] = value
+
+    return change
+
+
+MODELS = "sqlnb_models"
+CALIBRATION = "sqlnb_calibration"
+# case -> (model file, table, SQL over its rows as table t, or a change of its params; words
+# the one-line error holds: the part and the value)
+LIES: dict[str, tuple[str, str, str | Callable[[dict], str], str]] = {
+    "method bogus": ("temperature", CALIBRATION, "UPDATE t SET method = 'bogus'", "'bogus'"),
+    "mixed methods": (
+        "sigmoid",
+        CALIBRATION,
+        "UPDATE t SET method = 'temperature' WHERE class_id = 0",
+        "different values of method",
+    ),
+    "temperature 0": ("temperature", CALIBRATION, "UPDATE t SET a = 0", "temperature T = 0"),
+    "temperature negative": (
+        "temperature",
+        CALIBRATION,
+        "UPDATE t SET a = -1.5",
+        "temperature T = -1.5",
+    ),
+    "temperatures differ": (
+        "temperature",
+        CALIBRATION,
+        "UPDATE t SET a = 2 WHERE class_id = 1",
+        "temperatures",
+    ),
+    "temperature NaN": ("temperature", CALIBRATION, "UPDATE t SET a = 'nan'", "values of a"),
+    "sigmoid infinite": ("sigmoid", CALIBRATION, "UPDATE t SET b = '-inf'", "values of b"),
+    "sigmoid two rows": (
+        "sigmoid",
+        CALIBRATION,
+        "INSERT INTO t SELECT model, method, class_id, 0.5, hi, a, b FROM t WHERE class_id = 0",
+        "not one row over",
+    ),
+    "isotonic lo > hi": (
+        "isotonic",
+        CALIBRATION,
+        "UPDATE t SET lo = hi + 0.25 WHERE class_id = 0 AND lo = "
+        "(SELECT MIN(lo) FROM t WHERE class_id = 0 AND lo > -1)",
+        "isotonic bounds",
+    ),
+    "isotonic gap": (
+        "isotonic",
+        CALIBRATION,
+        "UPDATE t SET hi = hi / 2 WHERE class_id = 1 AND lo = -1",
+        "isotonic bounds",
+    ),
+    "isotonic decreasing": (
+        "isotonic",
+        CALIBRATION,
+        "UPDATE t SET a = 0.9 WHERE class_id = 0 AND lo = -1",
+        "non-decreasing probability",
+    ),
+    "isotonic above 1": (
+        "isotonic",
+        CALIBRATION,
+        "UPDATE t SET a = 1.5 WHERE class_id = 2 AND hi = 2",
+        "a = 1.5",
+    ),
+    "isotonic sloped outside": (
+        "isotonic2",
+        CALIBRATION,
+        "UPDATE t SET b = 0.1 WHERE hi = 2",
+        "constant outside",
+    ),
+    "isotonic infinite": (
+        "isotonic",
+        CALIBRATION,
+        "UPDATE t SET hi = 'inf' WHERE hi = 2",
+        "values of hi",
+    ),
+    "df above documents": (
+        "tfidf",
+        "sqlnb_doc_freq",
+        "UPDATE t SET df = 1000 WHERE word = 'w1'",
+        "df) of 1000",
+    ),
+    "df above documents, plain": (
+        "plain_idf",
+        "sqlnb_doc_freq",
+        "UPDATE t SET df = 61 WHERE word = 'w1'",
+        "above the 60",
+    ),
+    "df 0": ("tfidf", "sqlnb_doc_freq", "UPDATE t SET df = 0 WHERE word = 'w1'", "values of df"),
+    "df fraction": ("tfidf", "sqlnb_doc_freq", "UPDATE t SET df = 2.5 WHERE word = 'w1'", "2.5"),
+    "df NaN": ("tfidf", "sqlnb_doc_freq", "UPDATE t SET df = 'nan' WHERE word = 'w1'", "df"),
+    "doc count 0": ("tfidf", "sqlnb_doc_count", "UPDATE t SET n = 0", "values of n"),
+    "doc count missing": ("tfidf", "sqlnb_doc_count", "DELETE FROM t", "no sqlnb_doc_count row"),
+    "doc count twice": (
+        "tfidf",
+        "sqlnb_doc_count",
+        "INSERT INTO t SELECT * FROM t",
+        "rows (sqlnb writes one",
+    ),
+    "doc freq without transform": (
+        "multi",
+        "sqlnb_doc_freq",
+        "INSERT INTO t VALUES ('multi', 'w1', 1)",
+        "writes only for a model with a document transform",
+    ),
+    "no documents": ("multi", "sqlnb_classes", "UPDATE t SET n_docs = 0", "a model of none"),
+    "label type injection": (
+        "multi",
+        MODELS,
+        "UPDATE t SET label_type = 'INTEGER); DROP TABLE docs; --'",
+        "label_type 'INTEGER); DROP TABLE docs; --'",
+    ),
+    "label type struct": (
+        "multi",
+        MODELS,
+        "UPDATE t SET label_type = 'STRUCT(a INTEGER)'",
+        "label_type",
+    ),
+    "n_features negative": ("multi", MODELS, "UPDATE t SET n_features = -1", "n_features"),
+    "deep JSON": (
+        "multi",
+        MODELS,
+        "UPDATE t SET params = repeat('[', 100000) || repeat(']', 100000)",
+        "nest 100000 deep",
+    ),
+    "deep JSON in a setting": (
+        "multi",
+        MODELS,
+        _params(_set("alpha", [[[[[[1]]]]]])),
+        "nest 7 deep",
+    ),
+    "prior NaN": (
+        "sel",
+        MODELS,
+        _params(_set("class_prior", {"class 00": float("nan"), "class 01": 0.5, "class 02": 0.5})),
+        "NaN",
+    ),
+    "prior 4.0 and -3": (
+        "sel",
+        MODELS,
+        _params(_set("class_prior", {"class 00": 4.0, "class 01": -3.0, "class 02": 0.0})),
+        "class prior of 'class 00' is 4.0",
+    ),
+    "prior infinite": (
+        "sel",
+        MODELS,
+        _params(lambda p: json_text(p).replace('"class 00": 0.2', '"class 00": 1e999')),
+        "inf",
+    ),
+    "prior of an unknown class": (
+        "sel",
+        MODELS,
+        _params(_set("class_prior", {"class 00": 0.5, "x": 0.5, "class 02": 0.0})),
+        "unknown class 'x'",
+    ),
+    "prior sum": (
+        "sel",
+        MODELS,
+        _params(_set("class_prior", {"class 00": 0.5, "class 01": 0.4, "class 02": 0.0})),
+        "sums to 0.9",
+    ),
+    "alpha a flag": ("multi", MODELS, _params(_set("alpha", True)), "alpha must be"),
+    "fit_prior text": ("multi", MODELS, _params(_set("fit_prior", "yes")), "fit_prior must be"),
+    "idf unknown": ("tfidf", MODELS, _params(_set("idf", "magic")), "idf must be one of"),
+    "unknown setting": ("multi", MODELS, _params(_set("evil", 1)), "'evil'"),
+    "tokenizer on a table model": (
+        "mixed",
+        MODELS,
+        _params(
+            _set(
+                "tokenizer", {"lowercase": True, "pattern": "a", "stop_words": [], "ngrams": [1, 1]}
+            )
+        ),
+        "'tokenizer', which sqlnb does not write",
+    ),
+    "n-grams fractions": ("docs", MODELS, _params(_set("tokenizer.ngrams", [1.5, 2])), "n-grams"),
+    "tokenizer extra key": ("docs", MODELS, _params(_set("tokenizer.x", 1)), "tokenizer settings"),
+    "pruning text": ("docs", MODELS, _params(_set("pruning.min_df", "a")), "pruning settings"),
+    "select": ("sel", MODELS, _params(_set("select", "chi2:-1")), "--select"),
+    "EM weight": ("em", MODELS, _params(_set("em.weight", -1)), "--em-weight"),
+    "EM share": (
+        "em",
+        MODELS,
+        _params(
+            _set(
+                "em.history", [{"iteration": 0, "log_likelihood": -1.0, "shares": {"class 00": 7}}]
+            )
+        ),
+        "EM iteration",
+    ),
+    "class sizes": ("comp", MODELS, _params(_set("class_sizes", {"x": 3})), "class sizes"),
+    "class sizes unbalanced": (
+        "multi",
+        MODELS,
+        _params(_set("class_sizes", {"class 00": 3})),
+        "only 'balanced'",
+    ),
+    "features": ("mixed", MODELS, _params(_set("features", [["x", "magic"]])), "features"),
+}
+
+
+def json_text(params: dict) -> str:
+    import json
+
+    return json.dumps(params)
+
+
+def _tamper(folder: Path, table: str, change: str | Callable[[dict], str]) -> None:
+    file = folder / f"{table}.parquet"
+    with duckdb.connect() as mem:
+        mem.execute(f"CREATE TABLE t AS SELECT * FROM read_parquet('{file}')")
+        if isinstance(change, str):
+            mem.execute(change)
+        else:
+            import json
+
+            (params,) = mem.execute("SELECT params FROM t").fetchone()
+            mem.execute("UPDATE t SET params = ?", [change(json.loads(params))])
+        mem.execute(f"COPY t TO '{file}' (FORMAT parquet)")
+
+
+@pytest.mark.parametrize("case", list(LIES))
+def test_a_model_file_that_lies_is_refused_in_one_line_naming_the_part(files, tmp_path, case):
+    import shutil
+
+    model, table, change, said = LIES[case]
+    folder = tmp_path / model
+    shutil.copytree(files / model, folder)
+    _tamper(folder, table, change)
+    db = tmp_path / "target.duckdb"
+    shutil.copy(files / "target.duckdb", db)
+    before = snapshot(db)
+    code, _, err = cli("import", str(db), str(folder), "--model", "m")
+    one_line(code, err, said, str(folder))
+    assert snapshot(db) == before
+
+
+@pytest.mark.parametrize("model", list(KINDS_TRAINED))
+def test_every_kind_and_calibration_round_trips_through_a_model_file(files, tmp_path, model):
+    """export -> import -> export: the same files (but for the time of training), and the
+    imported model predicts as the one exported (its calibration included)."""
+    import shutil
+
+    import sqlnb
+    from sqlnb.engine import Database
+    from sqlnb.files import export_model, import_model
+
+    shutil.copy(files / "source.duckdb", tmp_path / "source.duckdb")
+    with duckdb.connect(str(tmp_path / "source.duckdb")) as con:
+        db = Database.connect(con)
+        assert import_model(db, files / model, "back") == "back"
+        export_model(db, "back", tmp_path / "again")
+        for part in (files / model).iterdir():
+            ours = con.execute(f"SELECT * EXCLUDE (model) FROM read_parquet('{part}')").fetchall()
+            again = con.execute(
+                f"SELECT * EXCLUDE (model) FROM read_parquet('{tmp_path / 'again' / part.name}')"
+            ).fetchall()
+            if part.name == "sqlnb_models.parquet":  # trained_at differs
+                ours, again = [r[:5] for r in ours], [r[:5] for r in again]
+            assert sorted(map(repr, ours)) == sorted(map(repr, again)), part.name
+        data = {
+            "mixed": sqlnb.Table("wide"),
+            "gauss": sqlnb.Table("wide", features=("x",)),
+            "cats": sqlnb.Table("wide", features=("y",)),
+            "docs": sqlnb.Docs("docs"),
+        }
+        source = data.get(model, "test_tokens")
+        shutil.rmtree(tmp_path / "again")
+        a = sqlnb.load(con, model).prediction_query(source, proba=True)
+        b = sqlnb.load(con, "back").prediction_query(source, proba=True)
+        exported = sorted(con.execute(a.sql("duckdb")).fetchall())
+        imported = sorted(con.execute(b.sql("duckdb")).fetchall())
+        assert [r[:2] for r in exported] == [r[:2] for r in imported]
+        for x, y in zip((v for r in exported for v in r[2:]), (v for r in imported for v in r[2:])):
+            assert (x is None and y is None) or y == pytest.approx(x, rel=1e-12, abs=1e-12)
+
+
+def _postgres_snapshot(engine) -> dict[str, list[str]]:
+    with engine.db.connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema() ORDER BY 1"
+        )
+        names = [r[0] for r in cursor.fetchall()]
+        found = {}
+        for name in names:
+            cursor.execute(f'SELECT * FROM "{name}"')
+            found[name] = sorted(map(repr, cursor.fetchall()))
+    return found
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(
+    "case", ["method bogus", "isotonic lo > hi", "df above documents", "label type injection"]
+)
+def test_postgres_refuses_a_model_file_that_lies_and_keeps_its_tables(files, tmp_path, case):
+    import shutil
+
+    from engines import open_engine
+
+    import sqlnb
+    from sqlnb.files import import_model
+
+    model, table, change, said = LIES[case]
+    shutil.copytree(files / model, tmp_path / model)
+    _tamper(tmp_path / model, table, change)
+    for engine in open_engine("postgres"):
+        assert import_model(engine.db, files / "isotonic", "keep") == "keep"  # the control
+        before = _postgres_snapshot(engine)
+        with pytest.raises(sqlnb.SqlnbError) as refused:
+            import_model(engine.db, tmp_path / model, "keep")
+        message = str(refused.value)
+        assert said in message and "\n" not in message, message
+        assert _postgres_snapshot(engine) == before

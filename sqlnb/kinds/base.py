@@ -94,11 +94,16 @@ class ModelTable:
     view: bool = False
     # What a count table's rows must be (checked in model files, and after counting):
     # ``keys``, column sets that are unique and never NULL; ``amounts``, numbers that are
-    # finite and >= 0 and add up to a finite number; ``finite``, finite numbers. A class_id
-    # must be one of the model's classes.
+    # finite and >= 0 and add up to a finite number; ``finite``, finite numbers; ``whole``,
+    # amounts that sqlnb writes as whole numbers > 0 (documents counted once); ``choices``,
+    # (column, the values sqlnb writes there), one of which a model's rows all hold;
+    # ``single``, at most one row a model. A class_id must be one of the model's classes.
     keys: tuple[tuple[str, ...], ...] = ()
     amounts: tuple[str, ...] = ()
     finite: tuple[str, ...] = ()
+    whole: tuple[str, ...] = ()
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    single: bool = False
     # A count table that model files written before it existed lack (then it has no rows).
     optional: bool = False
     # The columns the SQL functions look its rows up by, one text's words at a time (where
@@ -247,6 +252,12 @@ class Kind:
 
     def check_settings(self, params: Params) -> None:
         """Refuse stored settings (a model file's) that the kind's training would not write."""
+
+    def file_flaws(self, db: Database, staged: dict[str, exp.Table], params: Params) -> str | None:
+        """The first way a model file's count tables (``staged``: by table name, those the
+        file has) disagree with each other or with its settings where sqlnb writes them in
+        agreement (each table's own rules are :class:`ModelTable`'s), in words, or None."""
+        return None
 
     # --- scoring ---------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from sqlnb.kinds.params import (
 from sqlnb.tokenizer import Tokenizer
 
 TOKENS = "sqlnb_input"
+CLASSES = "sqlnb_classes"  # (catalog.CLASSES: its n_docs stand in for a missing doc count)
 WORD_COUNTS = ModelTable(
     "sqlnb_word_counts",
     ("class_id", "word", "count"),
@@ -42,11 +43,19 @@ DOC_FREQ = ModelTable(
     counts=True,
     keys=(("word",),),
     amounts=("df",),
+    whole=("df",),
     optional=True,
     folder="tfidf",
 )
 DOC_COUNT = ModelTable(
-    "sqlnb_doc_count", ("n",), counts=True, amounts=("n",), optional=True, folder="tfidf"
+    "sqlnb_doc_count",
+    ("n",),
+    counts=True,
+    amounts=("n",),
+    whole=("n",),
+    single=True,
+    optional=True,
+    folder="tfidf",
 )
 TRANSFORM = ModelTable(
     "sqlnb_transform", ("word", "idf", "sublinear", "norm"), lookup=("model", "word")
@@ -185,6 +194,40 @@ class TextKind(Kind):
                 f"model {model!r} has a document transform, but its document frequencies "
                 "(sqlnb_doc_freq) lack some of its words"
             )
+
+    def file_flaws(self, db: Database, staged: dict[str, exp.Table], params: Params) -> str | None:
+        """The document frequencies and count (TF-IDF) agree with the settings: written for
+        a model with a document transform only, the count's one row present (a file of an
+        sqlnb before sqlnb_doc_count has no such file: its classes' sum stands in, as
+        sql/tfidf/frequencies.sql reads it), and no word in more documents than that."""
+        rows = {}
+        for name, column in ((DOC_FREQ.name, "df"), (DOC_COUNT.name, "n"), (CLASSES, "n_docs")):
+            found = staged.get(name)
+            query = exp.select(
+                exp.func("COUNT", exp.Star()).as_("n_rows"),
+                exp.Max(this=exp.column(column)).as_("most"),
+                exp.Sum(this=exp.column(column)).as_("total"),
+            )
+            rows[name] = db.fetch(query.from_(found))[0] if found else (0, None, None)
+        n_freq, most_df, _ = rows[DOC_FREQ.name]
+        n_count, n, _ = rows[DOC_COUNT.name]
+        if not transformed(params):
+            if n_freq or n_count:
+                return (
+                    f"{DOC_FREQ.name} or {DOC_COUNT.name} rows, which sqlnb writes only for a "
+                    "model with a document transform (idf, sublinear_tf, doc_norm): this has none"
+                )
+            return None
+        if DOC_COUNT.name in staged and not n_count:
+            return f"no {DOC_COUNT.name} row: a model with a document transform has one"
+        if DOC_COUNT.name not in staged:
+            n = rows[CLASSES][2]
+        if most_df is not None and n is not None and float(most_df) > float(n):
+            return (
+                f"a document frequency (df) of {float(most_df):g} in {DOC_FREQ.name}, above "
+                f"the {float(n):g} training documents"
+            )
+        return None
 
     def check_append(self, model: str, params: Params) -> None:
         if idf_in_counts(params):
