@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
+import cli
 import duckdb
 import pytest
 from conftest import random_corpus
@@ -43,15 +42,9 @@ COMMANDS = [
 ]
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    """The real command in a subprocess: exit code, stdout, stderr."""
-    done = subprocess.run(
-        [sys.executable, "-m", "sqlnb", *args],
-        capture_output=True,
-        text=True,
-        env={"COLUMNS": "40", "PATH": "/usr/bin:/bin"},
-    )
-    return done.returncode, done.stdout, done.stderr
+def run(*args: str) -> cli.Result:
+    """The command in this process (tests/cli.py), 40 columns wide: exit code, stdout, stderr."""
+    return cli.run(*args, env={**cli.ENV, "COLUMNS": "40"})
 
 
 def snapshot(path: Path) -> dict[str, list]:
