@@ -135,3 +135,38 @@ def reference():
     from engines import open_engine
 
     yield from open_engine("duckdb")
+
+
+# --- markers (pyproject.toml registers them; the README's Tests section says what each covers) --
+
+ENGINE_MARKS = ("sqlite", "postgres", "spark", "clickhouse")
+# whole files on one engine
+MODULE_MARKS = {
+    "test_sqlite.py": ("sqlite",),
+    "test_security.py": ("postgres",),
+    "test_spark.py": ("spark",),
+    "test_clickhouse.py": ("clickhouse",),
+}
+# fixtures that open one engine
+FIXTURE_MARKS = {"pg": "postgres", "spark": "spark"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test by the engines it runs on: its file, the fixtures it uses, and the
+    engine it is parametrized with (a parameter whose value names an engine, other than a
+    dialect printed to text)."""
+    for item in items:
+        wanted = set(MODULE_MARKS.get(item.path.name, ()))
+        wanted |= {
+            FIXTURE_MARKS[f] for f in getattr(item, "fixturenames", ()) if f in FIXTURE_MARKS
+        }
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None:
+            wanted |= {
+                value
+                for key, value in callspec.params.items()
+                if isinstance(value, str) and value in ENGINE_MARKS and key != "dialect"
+            }
+        present = {mark.name for mark in item.iter_markers()}
+        for name in sorted(wanted - present):
+            item.add_marker(getattr(pytest.mark, name))

@@ -1,4 +1,5 @@
-"""The benchmark (benchmarks/run.py) runs end to end on a tiny corpus, so it never rots."""
+"""The benchmark (benchmarks/run.py) runs end to end on a tiny corpus, so it never rots. Each
+script runs as a process of its own, as a user runs it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ RUN = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
 
 
 @pytest.mark.slow
+@pytest.mark.process
 def test_quick_benchmark_runs_and_sqlnb_matches_scikit_learn(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(RUN), "--quick", "--data-root", str(tmp_path)],
@@ -41,6 +43,7 @@ SPEED = RUN.parent / "speed.py"
 
 
 @pytest.mark.slow
+@pytest.mark.process
 def test_quick_speed_benchmark_reports_every_ratio(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(SPEED), "--quick", "--data-root", str(tmp_path)],
@@ -73,6 +76,10 @@ ENGINES = RUN.parent / "engines.py"
 
 
 @pytest.mark.slow
+@pytest.mark.process
+@pytest.mark.sqlite
+@pytest.mark.postgres
+@pytest.mark.spark
 def test_quick_engines_benchmark_times_every_command_on_every_engine(tmp_path: Path) -> None:
     from engines import POSTGRES_URL, unavailable
 

@@ -267,6 +267,7 @@ def test_counts_whose_sums_overflow_are_refused_at_training(tmp_path):
     assert snapshot(db) == before
 
 
+@pytest.mark.sqlite
 def test_a_pattern_that_backtracks_is_linear_on_sqlite_and_refused_on_spark(tmp_path):
     """RE2 tokenizes SQLite's texts; Spark's regular expressions backtrack (Java's)."""
     import sqlite3
