@@ -27,6 +27,7 @@ import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 # What the tests gave the real command: a width for help and tables, and a plain PATH.
 ENV = {"COLUMNS": "200", "PATH": "/usr/bin:/bin"}
@@ -35,14 +36,17 @@ ENV = {"COLUMNS": "200", "PATH": "/usr/bin:/bin"}
 @dataclass
 class Result:
     """A finished command: as ``subprocess.CompletedProcess`` (``returncode``, ``stdout``,
-    ``stderr``), and unpackable as ``code, out, err``."""
+    ``stderr``), and as the tuple ``code, out, err``."""
 
     returncode: int
     stdout: str
     stderr: str
 
-    def __iter__(self) -> Iterator[object]:
+    def __iter__(self) -> Iterator[Any]:
         return iter((self.returncode, self.stdout, self.stderr))
+
+    def __getitem__(self, index: int) -> Any:
+        return (self.returncode, self.stdout, self.stderr)[index]
 
     def ok(self) -> Result:
         """Itself, after asserting exit code 0 (the message: the end of stderr)."""

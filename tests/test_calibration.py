@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
+import cli
 import duckdb
 import numpy as np
 import pandas as pd
@@ -25,17 +24,9 @@ from sklearn.naive_bayes import BernoulliNB, ComplementNB, GaussianNB, Multinomi
 from sklearn.utils.class_weight import compute_sample_weight
 
 
-def sqlnb(*args: object, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    """One command, in a process of its own."""
-    done = subprocess.run(
-        [sys.executable, "-m", "sqlnb", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
-    )
-    if ok:
-        assert done.returncode == 0, done.stderr
-    return done
+def sqlnb(*args: object, ok: bool = True) -> cli.Result:
+    """One command, in this process (tests/cli.py); ``ok``: it must exit 0."""
+    return cli.run(*args, ok=ok)
 
 
 def snapshot(path: Path) -> dict[str, list]:

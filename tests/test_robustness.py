@@ -2,8 +2,8 @@
 
 - Bad input: exit code 1, exactly one line on stderr starting with ``Error: `` that names the
   table, column or value at fault, and every table of the database exactly as before. On DuckDB
-  through the real command (``python -m sqlnb`` in a subprocess); the same cases through the
-  Python API on SQLite, PostgreSQL and Spark.
+  through the command (in this process, tests/cli.py); the same cases through the Python API
+  on SQLite, PostgreSQL and Spark.
 - Failure never destroys a model: SIGKILL at random points of a long training, Ctrl-C (SIGINT)
   without a terminal, a reader while another process trains, two trainings at once.
 - Names are never code: arbitrary strings for every name (hypothesis), on DuckDB, SQLite and
@@ -30,11 +30,11 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cli
 import duckdb
 import numpy as np
 import pandas as pd
@@ -47,21 +47,11 @@ from sklearn.naive_bayes import MultinomialNB
 import sqlnb
 from sqlnb.errors import SqlnbError
 
-ENV = {"COLUMNS": "200", "PATH": "/usr/bin:/bin"}
 # How long a command may take before the test calls it hung.
 TIMEOUT = 60
 
 
-def run(*args: str, timeout: float = TIMEOUT, prefix: tuple[str, ...] = ()) -> tuple[int, str, str]:
-    """The real command in a subprocess: exit code, stdout, stderr."""
-    done = subprocess.run(
-        [*prefix, sys.executable, "-m", "sqlnb", *args],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=timeout,
-    )
-    return done.returncode, done.stdout, done.stderr
+run = cli.run  # the command in this process (tests/cli.py): exit code, stdout, stderr
 
 
 def snapshot(path: Path) -> dict[str, Any]:
@@ -480,8 +470,8 @@ def _argv(case: Case, db: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def outcomes(template: Path) -> dict[str, tuple[int, str, str, bool, bool]]:
-    """Every case run once, in parallel (a command takes most of a second to start): exit
-    code, stdout, stderr, whether the database is unchanged, whether no file was created."""
+    """Every case run once, in this process (tests/cli.py): exit code, stdout, stderr, whether
+    the database is unchanged, whether no file was created."""
     before = snapshot(template)
 
     def one(name: str) -> tuple[int, str, str, bool, bool]:
@@ -495,8 +485,7 @@ def outcomes(template: Path) -> dict[str, tuple[int, str, str, bool, bool]]:
         created = {p for p in folder.iterdir() if not p.name.startswith("db.duckdb")} - files
         return code, out, err, snapshot(db) == before, not created
 
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(zip(CASES, pool.map(one, CASES)))
+    return {name: one(name) for name in CASES}
 
 
 @pytest.mark.parametrize("case", [c.param(n) for n, c in CASES.items()])
@@ -783,6 +772,7 @@ def test_python_api_refuses_bad_input_and_changes_nothing(api_engine, case, requ
     assert engine_snapshot(e) == before
 
 
+@pytest.mark.spark
 def test_spark_refuses_bad_input_and_changes_nothing():
     """Two cases on Spark (slow: a training takes seconds there)."""
     from engines import open_engine
@@ -825,12 +815,14 @@ def _without_root_override() -> tuple[str, ...]:
     return (setpriv, "--bounding-set", "-dac_override,-dac_read_search", "--")
 
 
+@pytest.mark.process
 def test_read_only_file_reads_and_refuses_to_write_in_one_line(template: Path, tmp_path: Path):
     db = tmp_path / "ro.duckdb"
     shutil.copy(template, db)
     before = snapshot(db)
     db.chmod(0o444)
     tmp_path.chmod(0o555)  # no WAL file either
+    # processes: setpriv drops root's override of file modes for a process it starts
     prefix = _without_root_override()
     try:
         for args in (
@@ -839,12 +831,12 @@ def test_read_only_file_reads_and_refuses_to_write_in_one_line(template: Path, t
             ["predict", str(db), "--model", "m", *TEST, "--output", "new_out"],
             ["drop", str(db), "--model", "m"],
         ):
-            code, _, stderr = run(*args, prefix=prefix)
+            code, _, stderr = cli.process(*args, prefix=prefix, timeout=TIMEOUT)
             assert_one_line_error(code, stderr, f"database '{db}' is read-only")
         # reading still works
-        code, stdout, stderr = run("models", str(db), prefix=prefix)
+        code, stdout, stderr = cli.process("models", str(db), prefix=prefix, timeout=TIMEOUT)
         assert code == 0 and "m_int" in stdout, stderr
-        code, stdout, stderr = run(
+        code, stdout, stderr = cli.process(
             "evaluate", str(db), "--model", "m", *TEST, "--labels", "test_labels", prefix=prefix
         )
         assert code == 0 and "accuracy" in stdout, stderr
@@ -904,8 +896,7 @@ def test_locked_database_fails_at_once_in_one_line(holder, template: Path):
         ["models", str(db)],
         ["sql", "train", str(db)],
     ]
-    with ThreadPoolExecutor(max_workers=len(commands)) as pool:
-        results = list(pool.map(lambda args: run(*args, timeout=20), commands))
+    results = [run(*args) for args in commands]  # the holder is the other process
     for code, _, stderr in results:
         assert_one_line_error(
             code,
@@ -1031,13 +1022,9 @@ def _wait_until_open(process: subprocess.Popen, path: Path, timeout: float = 30)
 
 
 def _train_big(path: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "sqlnb", "train", str(path), *RETRAIN, *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
+    """A training in a process of its own: the tests kill it, interrupt it, or read the
+    database while it holds it."""
+    return cli.popen("train", str(path), *RETRAIN, *extra)
 
 
 @pytest.fixture(scope="module")
@@ -1064,6 +1051,7 @@ def big(template: Path, tmp_path_factory: pytest.TempPathFactory) -> Big:
     return Big(path, old, new, old_predictions, new_predictions, seconds)
 
 
+@pytest.mark.process
 def test_sigkill_during_training_leaves_the_old_model_or_the_new(big: Big, tmp_path: Path):
     rng = random.Random(6)
     outcomes = []
@@ -1084,6 +1072,7 @@ def test_sigkill_during_training_leaves_the_old_model_or_the_new(big: Big, tmp_p
     assert any(state == "old" and running for state, running in outcomes), outcomes
 
 
+@pytest.mark.process
 def test_ctrl_c_stops_training_promptly_and_changes_nothing(big: Big, tmp_path: Path):
     """SIGINT without a terminal (stderr is a pipe, so no progress bar)."""
     for i, delay in enumerate((0.05, 0.4)):
@@ -1108,6 +1097,7 @@ def test_ctrl_c_stops_training_promptly_and_changes_nothing(big: Big, tmp_path: 
         assert same(predictions(db), big.old_predictions)
 
 
+@pytest.mark.process
 def test_reader_while_another_process_trains_sees_old_or_new_or_locked(big: Big, tmp_path: Path):
     db = tmp_path / "busy.duckdb"
     shutil.copy(big.template, db)
@@ -1136,6 +1126,7 @@ def test_reader_while_another_process_trains_sees_old_or_new_or_locked(big: Big,
     assert same(predictions(db), big.new_predictions)
 
 
+@pytest.mark.process
 def test_two_trainings_at_once_the_second_fails_in_one_line_and_nothing_breaks(
     big: Big, tmp_path: Path
 ):
@@ -1143,7 +1134,7 @@ def test_two_trainings_at_once_the_second_fails_in_one_line_and_nothing_breaks(
     shutil.copy(big.template, db)
     first = _train_big(db)
     _wait_until_open(first, db)
-    code, _, stderr = run("train", str(db), "--model", "m", "--alpha", "0.5", timeout=30)
+    code, _, stderr = run("train", str(db), "--model", "m", "--alpha", "0.5")
     _, first_err = first.communicate(timeout=TIMEOUT)
     assert first.returncode == 0, first_err
     if code == 1:  # the usual case: the second found the file in use
@@ -1595,14 +1586,9 @@ def test_names_are_never_code(engine: str, c: dict[str, Any]) -> None:
 
 
 def _interrupted(args: list[str], delay: float) -> tuple[int, str, str]:
-    """Run sqlnb with ``args`` and send it SIGINT after ``delay`` seconds (if still running)."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sqlnb", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
+    """Run sqlnb with ``args`` as a process and send it SIGINT after ``delay`` seconds (if
+    still running): the signal and the exit code are the process's."""
+    process = cli.popen(*args)
     time.sleep(delay)
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
@@ -1610,6 +1596,7 @@ def _interrupted(args: list[str], delay: float) -> tuple[int, str, str]:
     return process.returncode, out, err
 
 
+@pytest.mark.process
 def test_ctrl_c_at_any_moment_exits_130_only_if_nothing_changed(template: Path, tmp_path: Path):
     """Append, export and import interrupted at random moments from their start (after
     Python's own, the first few tens of milliseconds) to their end: exit 130 with one line and
@@ -1619,8 +1606,8 @@ def test_ctrl_c_at_any_moment_exits_130_only_if_nothing_changed(template: Path, 
     appended = tmp_path / "appended.duckdb"
     shutil.copy(template, appended)
     append = ["--tokens", "tokens", "--labels", "labels", "--model", "m", "--append"]
-    started = time.monotonic()
-    assert run("train", str(appended), *append)[0] == 0
+    started = time.monotonic()  # a process: the delays below are scaled to a process's time
+    assert cli.process("train", str(appended), *append, timeout=TIMEOUT)[0] == 0
     seconds = time.monotonic() - started
     old, new = fingerprint(template), fingerprint(appended)
     exported = tmp_path / "exported"

@@ -4,18 +4,17 @@ caller and operators in a schema everybody may write to; a role without rights t
 
 Roles (cluster-wide, named after this process): alice trains (owns the schema ``shared`` the
 models live in, as ``public`` was before PostgreSQL 15 everybody may create objects there),
-bob reads, mallory attacks, carol has no rights. Every command is its own process.
+bob reads, mallory attacks, carol has no rights. Every command opens its own connection.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
+import cli
 import pytest
 from engines import POSTGRES_URL, unavailable
 
@@ -33,15 +32,9 @@ def url(role: str, search_path: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
-def sqlnb(*args: str) -> tuple[int, str, str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "sqlnb", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-        timeout=300,
-    )
-    return done.returncode, done.stdout, done.stderr
+def sqlnb(*args: str) -> cli.Result:
+    """The command in this process (tests/cli.py): exit code, stdout, stderr."""
+    return cli.run(*args, env={**os.environ, "COLUMNS": "200"})
 
 
 def connect(role: str, search_path: str) -> Any:

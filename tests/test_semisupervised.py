@@ -4,10 +4,9 @@ command its own process), against scikit-learn on held-out data."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+import cli
 import duckdb
 import numpy as np
 import pandas as pd
@@ -19,16 +18,9 @@ from sklearn.feature_selection import SelectKBest, chi2, mutual_info_classif
 from sklearn.naive_bayes import BernoulliNB, MultinomialNB
 
 
-def sqlnb(*args: object, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "sqlnb", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
-    )
-    if ok:
-        assert done.returncode == 0, done.stderr
-    return done
+def sqlnb(*args: object, ok: bool = True) -> cli.Result:
+    """One command, in this process (tests/cli.py); ``ok``: it must exit 0."""
+    return cli.run(*args, ok=ok)
 
 
 def frame(path: Path, query: str) -> pd.DataFrame:

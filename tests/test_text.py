@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli
 import duckdb
 import numpy as np
 import pandas as pd
@@ -210,7 +211,9 @@ def test_classify_changes_only_the_named_columns(con):
     assert con.execute("SELECT id, body, label, other FROM emails ORDER BY id").fetchall() == before
 
 
+@pytest.mark.process
 def test_macros_work_without_sqlnb(tmp_path: Path):
+    """A process of its own: a Python without sqlnb imported runs the stored macros."""
     path = tmp_path / "m.duckdb"
     with duckdb.connect(str(path)) as con:
         load(con, "docs", corpus(6))
@@ -255,11 +258,7 @@ def test_text_commands(tmp_path: Path):
         load(con, "emails", corpus(9, n=30).rename(columns={"doc_id": "id", "text": "body"}))
 
     def run(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "sqlnb", *args], capture_output=True, text=True
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+        return cli.run(*args, ok=True).stdout
 
     run(
         "tokenize",
@@ -345,8 +344,6 @@ def test_warehouse_scripts_tokenize_with_the_warehouses_functions(tmp_path, dial
     functions) and its own regular-expression syntax (Snowflake's POSIX classes); the model's
     DuckDB pattern is only in its stored settings. Every statement parses back."""
     import re as regex
-    import subprocess
-    import sys
 
     import sqlglot
 
@@ -354,15 +351,9 @@ def test_warehouse_scripts_tokenize_with_the_warehouses_functions(tmp_path, dial
     with duckdb.connect(str(path)) as con:
         con.register("d", corpus(3, n=40))
         con.execute("CREATE TABLE docs AS SELECT * FROM d")
-    run = [sys.executable, "-m", "sqlnb"]
-    subprocess.run([*run, "train", str(path), "--docs", "docs", "--model", "m"], check=True)
+    cli.run("train", path, "--docs", "docs", "--model", "m", ok=True)
     scripts = [
-        subprocess.run(
-            [*run, "sql", *command, str(path), "--model", "m", "--dialect", dialect, *extra],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
+        cli.run("sql", *command, path, "--model", "m", "--dialect", dialect, *extra, ok=True).stdout
         for command, extra in (
             (["train"], ["--docs", "docs", "--ngrams", "1-2", "--stop-words", "english"]),
             (["predict"], ["--docs", "docs", "--output", "out"]),

@@ -5,9 +5,8 @@ SQL functions), and appending where the counts allow it."""
 from __future__ import annotations
 
 import itertools
-import subprocess
-import sys
 
+import cli
 import duckdb
 import numpy as np
 import pytest
@@ -86,7 +85,7 @@ TESTS = ["the cat and the dog", "stocks rain", "wind wind market", "unknown word
 )
 def test_text_functions_and_predict_agree_with_scikit_learn(tmp_path, kind, sub, idf, norm):
     """A model trained from raw text with a transform: `sqlnb predict --docs` and DuckDB's
-    sqlnb_classify / sqlnb_proba, each in its own process, equal scikit-learn's pipeline."""
+    sqlnb_classify / sqlnb_proba, each on its own connection, equal scikit-learn's pipeline."""
     path = tmp_path / "t.duckdb"
     con = duckdb.connect(str(path))
     con.execute("CREATE TABLE docs (doc_id INTEGER, text VARCHAR, label VARCHAR)")
@@ -98,27 +97,9 @@ def test_text_functions_and_predict_agree_with_scikit_learn(tmp_path, kind, sub,
     con.close()
     flags = ["--sublinear-tf"] if sub else []
     flags += ["--idf", idf, "--doc-norm", norm]
-    run = [sys.executable, "-m", "sqlnb"]
-    subprocess.run(
-        [*run, "train", str(path), "--docs", "docs", "--kind", kind, "--model", "m", *flags],
-        check=True,
-        capture_output=True,
-    )
-    subprocess.run(
-        [
-            *run,
-            "predict",
-            str(path),
-            "--docs",
-            "new_docs",
-            "--model",
-            "m",
-            "--output",
-            "out",
-            "--proba",
-        ],
-        check=True,
-        capture_output=True,
+    cli.run("train", path, "--docs", "docs", "--kind", kind, "--model", "m", *flags, ok=True)
+    cli.run(
+        "predict", path, "--docs", "new_docs", "--model", "m", "--output", "out", "--proba", ok=True
     )
 
     vectorizer = CountVectorizer(token_pattern=r"(?u)\b\w+\b", lowercase=True)
