@@ -13,12 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli
 import duckdb
 import pandas as pd
 import pytest
 from conftest import random_corpus
 
 pytest.importorskip("chdb")
+pytestmark = pytest.mark.process  # every command: see the module's docstring
 
 KINDS = [
     ("multinomial", ["--tokens", "tokens", "--labels", "labels"]),
@@ -58,11 +60,8 @@ SOURCES = {"--tokens": "test_tokens", "--docs": "docs", "--table": "flowers"}
 
 
 def sqlnb(*args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "sqlnb", *args], capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    """The command as a process of its own (chDB opens one folder per process): stdout."""
+    return cli.process(*args, env=None, ok=True).stdout
 
 
 def chdb(folder: Path, *statements: str) -> list[list]:
@@ -348,11 +347,7 @@ def test_a_failed_command_removes_the_chdb_folder_it_created(tmp_path):
         if existed:
             folder.mkdir()
         args = ["train", f"chdb://{folder}", "--tokens", str(tokens), "--labels", str(labels)]
-        done = subprocess.run(
-            [sys.executable, "-m", "sqlnb", *args],
-            capture_output=True,
-            text=True,
-        )
+        done = cli.process(*args, env=None)  # a process: chDB opens one folder per process
         assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
         assert "clickhouse cannot read the Parquet file" in done.stderr
         assert folder.exists() == existed

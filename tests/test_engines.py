@@ -190,13 +190,15 @@ def test_engine_agrees_with_duckdb(engine, reference, case):
         assert a[key] == pytest.approx(b[key], abs=1e-9)
 
 
+@pytest.mark.spark
+@pytest.mark.process
 def test_spark_url_honours_spark_conf_dir(tmp_path):
     """Two runs of the command with the same Spark configuration (a Hive metastore and a
-    warehouse directory in spark-defaults.conf) see the same tables; sqlnb sets none of it."""
+    warehouse directory in spark-defaults.conf) see the same tables; sqlnb sets none of it.
+    Each command is a process of its own (its own JVM): what one leaves, the next reads."""
     import json
-    import subprocess
-    import sys
 
+    import cli
     from engines import unavailable
 
     try:
@@ -219,15 +221,7 @@ def test_spark_url_honours_spark_conf_dir(tmp_path):
     env = {**os.environ, "SPARK_CONF_DIR": str(conf)}
 
     def sqlnb_cli(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "sqlnb", *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=tmp_path,
-        )
-        assert done.returncode == 0, done.stderr[-2000:]
-        return done.stdout
+        return cli.process(*args, env=env, cwd=tmp_path, ok=True).stdout
 
     sqlnb_cli(
         "train",

@@ -18,12 +18,15 @@ import sys
 import uuid
 from pathlib import Path
 
+import cli
 import duckdb
 import pandas as pd
 import pytest
 from engines import unavailable
 
 import sqlnb
+
+pytestmark = pytest.mark.process  # every command its own process: the module's docstring
 
 TEXTS = [
     ("good tasty food, great value", "good"),
@@ -79,15 +82,10 @@ def expected(corpus: Path) -> dict[int, tuple[str, float]]:
 
 
 def sqlnb_cli(cwd: Path, *args: str) -> str:
-    """One command in its own process; it must succeed with nothing on stderr."""
-    done = subprocess.run(
-        [sys.executable, "-m", "sqlnb", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={k: v for k, v in os.environ.items() if not k.startswith("SPARK_CONF")},
-        timeout=600,
-    )
+    """One command in its own process (what the file checks); it must succeed with nothing on
+    stderr."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SPARK_CONF")}
+    done = cli.process(*args, cwd=cwd, env=environment)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stderr == "", done.stderr[-3000:]
     return done.stdout
