@@ -47,9 +47,7 @@ def test_the_functions_answer_from_the_database_they_are_called_in():
         for where, models in ((a_where, [a_spam, a_grams]), (b_where, [b_spam])):
             client.command(f"USE {where}")
             for model in models:
-                expected = {
-                    d: (label, p) for d, label, p in model.predict(sqlnb.Docs("docs"))
-                }
+                expected = {d: (label, p) for d, label, p in model.predict(sqlnb.Docs("docs"))}
                 got = _answers(
                     f"SELECT doc_id, sqlnb_classify('{model.name}', text), "
                     f"sqlnb_proba('{model.name}', text) FROM docs"
