@@ -87,7 +87,9 @@ def test_a_users_tables_of_scratch_names_survive_every_command(engine, tmp_path)
         assert _rows(db, name) == [(1, "mine"), (2, "keep me")], name
 
 
+@pytest.mark.process
 def test_the_scratch_names_differ_between_processes():
+    """Two processes, since what differs is the name each process draws."""
     code = "from sqlnb.engine import scratch; print(scratch.name('sqlnb_outcomes'))"
     names = {
         subprocess.run(

@@ -6,7 +6,7 @@ and a user's table named like one of sqlnb's.
 
 Roles (cluster-wide, named after this process): alice owns the models, bob reads them,
 mallory may create objects in the schema the models live in, carol has no rights. Every
-command is its own process; each case ends in one line, runs nothing as alice, and leaves
+command opens its own connection; each case ends in one line, runs nothing as alice, and leaves
 every table as it was.
 """
 
@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import itertools
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
+import cli
 import duckdb
 import pytest
 from engines import POSTGRES_URL, unavailable
@@ -53,15 +52,9 @@ def url(role: str, search_path: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
-def run(*args: str, timeout: float = 120) -> tuple[int, str, str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "sqlnb", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-        timeout=timeout,
-    )
-    return done.returncode, done.stdout, done.stderr
+def run(*args: str) -> cli.Result:
+    """The command in this process (tests/cli.py): exit code, stdout, stderr."""
+    return cli.run(*args, env={**os.environ, "COLUMNS": "200"})
 
 
 def connect(role: str, search_path: str) -> Any:
