@@ -23,79 +23,100 @@ WITH sqlnb_truth AS (
     CASE WHEN j.base IS NULL OR j.n_zero > 0 THEN NULL ELSE j.base + j.score END AS jll
   FROM (
     SELECT
-      d.doc_id AS doc_id,
-      b.class_id AS class_id,
-      b.score AS base,
-      b.n_zero + COALESCE(s.n_zero, 0) AS n_zero,
-      COALESCE(s.score, 0) AS score
-    FROM sqlnb_documents AS d
-    CROSS JOIN (
+      u.doc_id AS doc_id,
+      u.class_id AS class_id,
+      MAX(u.base) AS base,
+      SUM(u.n_zero) AS n_zero,
+      SUM(u.score) AS score
+    FROM (
       SELECT
+        d.doc_id AS doc_id,
         b.class_id AS class_id,
-        b.score AS score,
-        b.n_zero AS n_zero
-      FROM sqlnb_base AS b
-      WHERE
-        b.model = 'spam'
-    ) AS b
-    LEFT JOIN (
+        b.score AS base,
+        CAST(b.n_zero AS INT64) AS n_zero,
+        CAST(0 AS FLOAT64) AS score,
+        1 AS listed
+      FROM sqlnb_documents AS d
+      CROSS JOIN (
+        SELECT
+          b.class_id AS class_id,
+          b.score AS score,
+          b.n_zero AS n_zero
+        FROM sqlnb_base AS b
+        WHERE
+          b.model = 'spam'
+      ) AS b
+      UNION ALL
       SELECT
         s.doc_id AS doc_id,
-        c.class_id AS class_id,
-        CASE MOD(c.class_id, 8)
-          WHEN 0
-          THEN s.w0
-          WHEN 1
-          THEN s.w1
-          WHEN 2
-          THEN s.w2
-          WHEN 3
-          THEN s.w3
-          WHEN 4
-          THEN s.w4
-          WHEN 5
-          THEN s.w5
-          WHEN 6
-          THEN s.w6
-          WHEN 7
-          THEN s.w7
-        END AS score,
-        0 AS n_zero
+        s.class_id AS class_id,
+        CAST(NULL AS FLOAT64) AS base,
+        CAST(s.n_zero AS INT64) AS n_zero,
+        s.score AS score,
+        0 AS listed
       FROM (
         SELECT
-          t.doc_id AS doc_id,
-          CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END AS base,
-          SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w0) AS w0,
-          SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w1) AS w1,
-          SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w2) AS w2,
-          SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w3) AS w3,
-          SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w4) AS w4,
-          SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w5) AS w5,
-          SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w6) AS w6,
-          SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w7) AS w7
+          s.doc_id AS doc_id,
+          c.class_id AS class_id,
+          CASE MOD(c.class_id, 8)
+            WHEN 0
+            THEN s.w0
+            WHEN 1
+            THEN s.w1
+            WHEN 2
+            THEN s.w2
+            WHEN 3
+            THEN s.w3
+            WHEN 4
+            THEN s.w4
+            WHEN 5
+            THEN s.w5
+            WHEN 6
+            THEN s.w6
+            WHEN 7
+            THEN s.w7
+          END AS score,
+          0 AS n_zero
         FROM (
-          SELECT DISTINCT
-            x.doc_id AS doc_id,
-            x.word AS word,
-            1 AS count
-          FROM sqlnb_input AS x
+          SELECT
+            t.doc_id AS doc_id,
+            CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END AS base,
+            SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w0) AS w0,
+            SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w1) AS w1,
+            SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w2) AS w2,
+            SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w3) AS w3,
+            SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w4) AS w4,
+            SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w5) AS w5,
+            SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w6) AS w6,
+            SUM(t.count * CASE WHEN s.base < 0 THEN -1 ELSE 1 END * s.w7) AS w7
+          FROM (
+            SELECT DISTINCT
+              x.doc_id AS doc_id,
+              x.word AS word,
+              1 AS count
+            FROM sqlnb_input AS x
+            WHERE
+              x.count > 0
+          ) AS t
+          JOIN `sqlnb_scoring` AS s
+            ON s.word = t.word
           WHERE
-            x.count > 0
-        ) AS t
-        JOIN `sqlnb_scoring` AS s
-          ON s.word = t.word
+            s.model = 'spam'
+          GROUP BY
+            t.doc_id,
+            CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END
+        ) AS s
+        JOIN sqlnb_classes AS c
+          ON c.class_id - MOD(c.class_id, 8) = s.base
         WHERE
-          s.model = 'spam'
-        GROUP BY
-          t.doc_id,
-          CASE WHEN s.base < 0 THEN -1 - s.base ELSE s.base END
+          c.model = 'spam'
       ) AS s
-      JOIN sqlnb_classes AS c
-        ON c.class_id - MOD(c.class_id, 8) = s.base
-      WHERE
-        c.model = 'spam'
-    ) AS s
-      ON s.doc_id = d.doc_id AND s.class_id = b.class_id
+    ) AS u
+    GROUP BY
+      u.doc_id,
+      u.class_id
+    HAVING
+      MAX(u.listed) = 1
   ) AS j
 ), sqlnb_posterior AS (
   SELECT
@@ -150,27 +171,53 @@ SELECT
   COALESCE(g.p_squares, CAST(0 AS FLOAT64)) AS p_squares
 FROM (
   SELECT
-    y.doc_id AS doc_id,
-    CAST(y.label AS STRING) AS true_label,
-    MAX(CASE WHEN p.rn = 1 THEN c.label END) AS predicted,
-    MAX(CASE WHEN c.label = CAST(y.label AS STRING) THEN p.proba END) AS p_true,
-    MAX(CASE WHEN p.rn = 1 THEN p.proba END) AS confidence,
-    SUM(CASE WHEN p.proba < 1E-150 THEN 0 ELSE p.proba * p.proba END) AS p_squares
-  FROM sqlnb_truth AS y
-  JOIN sqlnb_posterior AS p
-    ON p.doc_id = y.doc_id
-  JOIN (
+    k.doc_id AS doc_id,
+    MAX(CASE WHEN k.is_true = 1 THEN k.label END) AS true_label,
+    MAX(CASE WHEN k.is_top = 1 THEN k.label END) AS predicted,
+    MAX(CASE WHEN k.is_true = 1 THEN k.proba END) AS p_true,
+    MAX(CASE WHEN k.is_top = 1 THEN k.proba END) AS confidence,
+    SUM(CASE WHEN k.proba < 1E-150 THEN 0 ELSE k.proba * k.proba END) AS p_squares
+  FROM (
     SELECT
-      class_id,
-      label
-    FROM sqlnb_classes
-    WHERE
-      model = 'spam'
-  ) AS c
-    ON c.class_id = p.class_id
+      u.doc_id AS doc_id,
+      u.label AS label,
+      MAX(u.is_true) AS is_true,
+      MAX(u.is_top) AS is_top,
+      MAX(u.proba) AS proba
+    FROM (
+      SELECT
+        y.doc_id AS doc_id,
+        CAST(y.label AS STRING) AS label,
+        1 AS is_true,
+        0 AS is_top,
+        CAST(NULL AS FLOAT64) AS proba
+      FROM sqlnb_truth AS y
+      UNION ALL
+      SELECT
+        p.doc_id AS doc_id,
+        c.label AS label,
+        0 AS is_true,
+        CASE WHEN p.rn = 1 THEN 1 ELSE 0 END AS is_top,
+        p.proba AS proba
+      FROM sqlnb_posterior AS p
+      JOIN (
+        SELECT
+          class_id,
+          label
+        FROM sqlnb_classes
+        WHERE
+          model = 'spam'
+      ) AS c
+        ON c.class_id = p.class_id
+    ) AS u
+    GROUP BY
+      u.doc_id,
+      u.label
+  ) AS k
   GROUP BY
-    y.doc_id,
-    y.label
+    k.doc_id
+  HAVING
+    MAX(k.is_true) = 1
 ) AS g;
 SELECT
   o.true_label AS true_label,
