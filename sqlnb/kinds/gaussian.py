@@ -73,9 +73,18 @@ def moments(names: Sequence[str], rows_query: exp.Query, labeled: exp.Expr) -> e
     feature) with a value, over its non-missing values, weighted by the rows' weights
     (``labeled``: doc_id, class_id, weight)."""
     weight = col("weight", "l")
-    means = _with_labels(rows_query, labeled).select(col("class_id", "l").as_("class_id"))
+    centre = exp.select(  # each feature's mean over all rows: the first pass's shift
+        *(exp.Avg(this=_x(i)).as_(f"c{i}") for i in range(len(names)))
+    ).from_(rows_query.subquery("x"))
+    means = (
+        _with_labels(rows_query, labeled)
+        .join(centre.subquery("c"), join_type="CROSS")
+        .select(col("class_id", "l").as_("class_id"))
+    )
     for i in range(len(names)):
-        moments = templates.expressions("gaussian/moments.sql", x=_x(i), weight=weight)
+        moments = templates.expressions(
+            "gaussian/moments.sql", x=_x(i), weight=weight, shift=col(f"c{i}", "c")
+        )
         means = means.select(*(e.as_(f"{alias}{i}") for alias, e in moments.items()))
     means = means.group_by(col("class_id", "l"))
     squares = (
