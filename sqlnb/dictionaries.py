@@ -148,7 +148,7 @@ def _functions(shape: Shape) -> tuple[exp.Expr, exp.Expr]:
 
     tokens: exp.Expr = exp.Array(expressions=[])
     for key in shape.tokenizers:  # the model's own tokenizer
-        listed = Tokenizer.from_dict(json.loads(key)).words(TEXT)
+        listed = Tokenizer.from_dict(json.loads(key)).words(TEXT, "clickhouse")
         tokens = exp.If(
             this=field("settings").eq(exp.Literal.string(key)), true=listed, false=tokens
         )

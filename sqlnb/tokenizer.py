@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import patterns, stop_words, templates
+from sqlnb import patterns, stop_words, templates, unicode
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, source_node
@@ -117,7 +117,9 @@ class Tokenizer:
         name = templates.for_dialect("tokenize/matches.sql", dialect)
         engine = dialects.dialect(dialect)
         pattern = self.pattern
-        if pattern == DEFAULT_PATTERN:
+        if engine.expands_classes:  # its regular expressions have no \pL: the characters
+            pattern = unicode.expanded(pattern)
+        elif pattern == DEFAULT_PATTERN:
             pattern = engine.default_pattern or pattern
         elif engine.backtracking_regex:
             problem = patterns.backtracking_problem(pattern)
@@ -131,7 +133,7 @@ class Tokenizer:
             if db.dialect.python_functions:  # else a script, run where it has them
                 register_functions(db)
         elif self.lowercase:
-            text = exp.Lower(this=text)
+            text = unicode.lower(text, engine.full_lower)
         if "simple" in wanted:  # the default pattern splits a plain text at its spaces
             bindings["simple"] = self.pattern == DEFAULT_PATTERN
         parts: list[exp.Query] = [
@@ -175,13 +177,14 @@ class Tokenizer:
         counted = templates.select(counting, grams=grams.subquery("g"))
         return counted.with_("sqlnb_kept", as_=positions)
 
-    def words(self, text: exp.Expr) -> exp.Expr:
+    def words(self, text: exp.Expr, dialect: str = "duckdb") -> exp.Expr:
         """The words of one text as a list, by the rules of :meth:`tokens`, in one DuckDB
-        expression (``sql/tokenize/list.sql``): DuckDB's macros score a text without a join.
+        expression (``sql/tokenize/list.sql``) for the engine ``dialect`` to run (DuckDB's
+        macros, ClickHouse's functions): the functions score a text without a join.
         Stop words are dropped only where n-grams are built: alone, a stop word is in no
         model's vocabulary, so it scores nothing either way."""
         if self.lowercase:
-            text = exp.Lower(this=text)
+            text = unicode.lower(text, dialects.dialect(dialect).full_lower)
         kept: exp.Expr = exp.true()
         if self.stop_words and self.ngrams != (1, 1):
             stop = exp.Array(expressions=[exp.convert(w) for w in self.stop_words])
@@ -262,7 +265,7 @@ def register_functions(db: Database) -> None:
             return None
         if pattern not in compiled:
             compiled[pattern] = patterns.compiled(pattern)
-        found = compiled[pattern].finditer(text.lower() if lowercase else text)
+        found = compiled[pattern].finditer(unicode.lowered(text) if lowercase else text)
         return json.dumps([m.group(0) for m in found])
 
     db.register_function("sqlnb_tokens", tokens, 3)

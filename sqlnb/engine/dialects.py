@@ -85,6 +85,12 @@ class Dialect:
     # The default token pattern in the engine's regular-expression syntax, where it cannot
     # read the default's (\pL, \pN): PostgreSQL's POSIX classes.
     default_pattern: str | None = None
+    # True where the regular expressions have no \pL, \pM, \pN (PostgreSQL's): a token
+    # pattern's are written out as the characters of sqlnb's Unicode table (sqlnb/unicode.py).
+    expands_classes: bool = False
+    # True where LOWER applies Unicode's full lowercase mapping (İ to i + U+0307, a final Σ to
+    # ς: Java's, ClickHouse's lowerUTF8): those two are mapped first, as every other engine's.
+    full_lower: bool = False
     # The form of the ad-hoc SQL functions sqlnb keeps in the database (sqlnb_classify, ...):
     # "macros" (DuckDB's), "postgres" (SQL functions and a PL/pgSQL table function), "spark"
     # (SQL functions); None where it keeps none.
@@ -211,7 +217,7 @@ DIALECTS: dict[str, Dialect] = {
             analyze=True,
             index_model=True,
             lookup="hash",
-            default_pattern=r"[[:alpha:][:digit:]]+(?:'[[:alpha:][:digit:]]+)*",
+            expands_classes=True,
             functions="postgres",
             functions_check_tables=True,
             table_function=True,
@@ -227,6 +233,7 @@ DIALECTS: dict[str, Dialect] = {
             update=False,
             fail="raise_error",
             backtracking_regex=True,
+            full_lower=True,
             partition_by_model=True,
             functions="spark",
             functions_check_tables=True,
@@ -242,6 +249,7 @@ DIALECTS: dict[str, Dialect] = {
             snapshot=None,
             update=False,
             settings=tuple(f"SET {k} = {v}" for k, v in CLICKHOUSE_SETTINGS.items()),
+            full_lower=True,
             functions="clickhouse",
         ),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
