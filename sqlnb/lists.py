@@ -18,6 +18,7 @@ from sqlnb.shape import MODEL, TEXT, Shape
 from sqlnb.tokenizer import Tokenizer
 
 LOOKUP = "sqlnb_lookup"
+TOKENS = "sqlnb_tokens"  # the text's tokens, beside the lookup row's columns
 
 
 def lookups(db: Database, models: list[str] | None = None) -> list[exp.Expr]:
@@ -97,7 +98,6 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
     (``sql/macros/scores.sql``), and the scores normalised (``sql/macros/posterior.sql``).
     Without a join or an aggregate over its words, DuckDB runs a query over many texts as one
     projection of its distinct texts, in parallel."""
-    lookup = exp.select("*").from_(exp.to_table(LOOKUP)).where(exp.column("model").eq(MODEL))
     words: list[tuple[str, exp.Expr]] = [
         (key, Tokenizer.from_dict(json.loads(key)).words(TEXT)) for key in shape.tokenizers
     ]
@@ -148,7 +148,7 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
         )
     (jll,) = templates.expressions(
         "macros/scores.sql",
-        tokens=tokens,
+        tokens=templates.col(TOKENS, "l"),
         bucket=bucket(exp.column("t"), templates.col("buckets", "l")),
         per_class=per_class,
     ).values()
@@ -161,8 +161,14 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
                 expressions=[exp.to_identifier("v")],
             ),
         )
+    # The text is tokenized in the projection of the lookup row (a column of l), not in the
+    # lambdas that read l: the DuckDB 1.5 client cannot bind a lambda of a subquery over both
+    # the lookup row and a column of the calling query (the text of each row) ('Referenced
+    # table "l" not found'), and its users open these files with it.
+    row = exp.select(exp.Star(), exp.alias_(tokens, TOKENS)).from_(exp.to_table(LOOKUP).as_("l"))
+    row = row.where(templates.col("model", "l").eq(MODEL))
     return {
-        name: exp.select(value).from_(lookup.subquery("l", copy=False)).subquery()
+        name: exp.select(value).from_(row.subquery("l")).subquery()
         for name, value in decided(jll, shape).items()
     }
 

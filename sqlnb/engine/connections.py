@@ -23,6 +23,11 @@ from sqlnb.engine.postgres import PostgresBackend
 from sqlnb.engine.spark import SparkBackend, is_spark_url, open_session
 from sqlnb.errors import SqlnbError
 
+# The storage format of the DuckDB files sqlnb creates: DuckDB 1.5's, which the DuckDB
+# command-line client a user can install (pip's duckdb-cli 1.5) opens; DuckDB 2.0's own format
+# is read by 2.0 only. A file keeps the format it was created in: a user's file is left in its.
+DUCKDB_STORAGE = "v1.5.0"
+
 
 def backend_for(connection: Any) -> tuple[Backend, str] | None:
     """The backend and dialect name of an open connection, or None if it is not one."""
@@ -103,6 +108,8 @@ def _duckdb_waiting(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyC
     """``duckdb.connect``, tried again while another process holds the file, for up to
     ``wait`` seconds; the last error if it still does."""
     deadline = time.monotonic() + wait
+    if path != ":memory:" and not read_only and not Path(path).exists():
+        _create_duckdb(path)
     while True:
         try:
             return duckdb.connect(path, read_only=read_only)
@@ -110,6 +117,16 @@ def _duckdb_waiting(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyC
             if not messages.is_lock_error(str(error)) or time.monotonic() >= deadline:
                 raise
         time.sleep(0.05)
+
+
+def _create_duckdb(path: str) -> None:
+    """An empty DuckDB file in the storage format :data:`DUCKDB_STORAGE`, by a connection of
+    its own: sqlnb's connection then opens it with DuckDB's defaults, as any other in this
+    process would (DuckDB refuses a second connection to a file with another configuration)."""
+    config: dict[str, str | bool | int | float | list[str]] = {
+        "storage_compatibility_version": DUCKDB_STORAGE
+    }
+    duckdb.connect(path, config=config).close()
 
 
 def _open_sqlite(path: str, create: bool) -> Opened:
