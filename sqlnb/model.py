@@ -105,6 +105,9 @@ class Model(Entry):
         """Write predictions to table ``output`` (``proba=True``: one row per class;
         ``unseen="error"``: refuse categorical values never seen in training); returns its
         number of rows."""
+        self.db.backend.check_writable()  # refused before the work, not after it
+        if not replace and self.db.exists(templates.table(output)):
+            raise SqlnbError(f"output table {output!r} already exists (use --replace)")
         query = self.prediction_query(data, **options)
         self.db.stage("scoring")
         return self.db.write_table(output, query, replace=replace, verify=self._check_current)

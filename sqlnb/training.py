@@ -191,6 +191,8 @@ def train(
     (after pruning). Without ``check`` the inputs are taken as checked. With
     ``dialect`` the statements are a script for that engine (every table created, text
     tokenized in its SQL), to print rather than apply."""
+    if dialect is None:
+        db.backend.check_writable()
     source = as_source(data)
     the_kind = kind_for(kind, source)
     params = the_kind.prepare(db, source, the_kind.resolve(hyper or {}))
@@ -245,6 +247,8 @@ def append(
     if dialect is None:
         db.trusted(writing=True)  # before reading the model it adds to
     current = catalog.entry(db, model)
+    if dialect is None:
+        db.backend.check_writable()
     the_kind, params = current.kind, dict(current.params)
     source = as_source(data)
     kind_for(the_kind.name, source)

@@ -218,6 +218,8 @@ def predict(
         if not printed and suffix in OTHER_FILES:
             fail(f"{output!r}: a file must end in .parquet, .csv or .json")
         to_file = not printed and suffix in FILE_SUFFIXES
+        if to_file and Path(str(output)).exists() and not replace:
+            fail(f"{output!r} exists: give --replace to overwrite it")
         if not printed and not to_file:
             n = m.predict_to(
                 data, str(output), proba=proba, replace=replace, unseen=unseen, **decided
@@ -233,8 +235,6 @@ def predict(
             if printed:
                 print_rows(names, database.fetch(ordered), output_format)
                 return
-            if Path(str(output)).exists() and not replace:
-                fail(f"{output!r} exists: give --replace to overwrite it")
             n = database.write_file(ordered, Path(str(output)))
     echo(f"wrote {n} rows to {output}")
 

@@ -235,6 +235,8 @@ class Database:
         """All statements inside commit together or not at all. Nested uses join the outer one.
         (Spark has no transactions: there the statements simply run in order.) Not
         ``models``: one that writes only a table of the user's (predictions), reading models."""
+        if not self._depth:  # a database sqlnb must not write to is refused before it starts
+            self.backend.check_writable()
         if self._depth or self.dialect.begin is None:
             self._depth += 1
             try:

@@ -42,6 +42,11 @@ class Backend:
         """Around a transaction sqlnb runs: session settings for its writes, then as before."""
         yield
 
+    def check_writable(self) -> None:
+        """Refuse, in one line (an SqlnbError), a database sqlnb must not write to although it
+        can: asked before a write's first statement, and first by the commands that write after
+        long work (training, predicting into a table)."""
+
     def opening(self, *, writing: bool = True) -> list[str]:
         """Statements run first in every transaction sqlnb runs (never printed in scripts);
         not ``writing``: in one that only reads."""

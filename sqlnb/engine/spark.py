@@ -95,7 +95,10 @@ def open_session(url: str) -> Any:
     if folder is not None and folder.exists() and not cache.ours(folder):
         folder = None  # another user's, or writable by others: no archive read from it
     log = Path(folder or Path.cwd()) / "spark.log"
-    options = [defaults.get("spark.driver.extraJavaOptions", ""), *_logging(log)]
+    given = defaults.get("spark.driver.extraJavaOptions", "")
+    options = [given, *_logging(log)]
+    if "derby.stream.error.file" not in given:  # Derby's log beside Spark's, not in the cwd
+        options.append(f"-Dderby.stream.error.file={log.with_name('derby.log')}")
     sharing = _class_sharing(folder)
     options += sharing.options
     builder = builder.config("spark.driver.extraJavaOptions", " ".join(o for o in options if o))
@@ -270,6 +273,24 @@ class SparkBackend(Backend):
         super().__init__(session)
         self.owned = owned
         self._relations: dict[str, str] | None = None
+
+    def check_writable(self) -> None:
+        """A Spark Connect server started with nothing configured (pyspark's
+        ``sbin/start-connect-server.sh``) keeps its catalog in memory: the models would vanish
+        from it when the server stops, their files left in its warehouse folder to make the
+        next training fail (``LOCATION_ALREADY_EXISTS``). A session of this process is the
+        caller's to configure."""
+        if not type(self.connection).__module__.startswith("pyspark.sql.connect"):
+            return
+        catalog = ""  # (given a default, conf.get returns it: a static setting counts as unset)
+        with contextlib.suppress(Exception):
+            catalog = str(self.connection.conf.get("spark.sql.catalogImplementation"))
+        if catalog == "in-memory":
+            raise SqlnbError(
+                "this Spark Connect server keeps its catalog in memory: a model written there is "
+                "lost when the server stops (its files left to fail the next training); start "
+                "the server with --conf spark.sql.catalogImplementation=hive"
+            )
 
     def run(self, text: str, fetch: bool) -> list[Row]:
         if not fetch and re.match(r"\s*(CREATE|DROP|ALTER)\b", text, re.IGNORECASE):
