@@ -7,13 +7,13 @@
   (``sql/predict/priors.sql``).
 - Costs: each document's label is the one of least expected cost
   sum_actual p(actual|x) cost(actual, label) (``sql/predict/costs.sql``), from a table
-  (actual, predicted, cost) naming every pair of the model's classes.
+  (actual, predicted, cost) naming every pair of the model's classes, joined to the model's
+  classes (``sql/predict/cost_pairs.sql``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
 
 from sqlglot import exp
@@ -125,23 +125,8 @@ def costs(db: Database, entry: Entry, table: str) -> exp.Query:
                 raise SqlnbError(
                     f"cost table {table!r} has no cost of predicting {predicted!r} for {actual!r}"
                 )
-    return relation(found)
-
-
-def relation(found: dict[tuple[int, int], float]) -> exp.Query:
-    """(actual, predicted, cost) rows as a UNION ALL of literals."""
-    selects: Sequence[exp.Select] = [
-        exp.select(
-            exp.convert(a).as_("actual"),
-            exp.convert(p).as_("predicted"),
-            templates.number(c).as_("cost"),
-        )
-        for (a, p), c in sorted(found.items())
-    ]
-    query: exp.Query = selects[0]
-    for s in selects[1:]:
-        query = exp.union(query, s, distinct=False)
-    return query
+    column = {c: templates.col(c, "k", quoted=True) for c in ("actual", "predicted", "cost")}
+    return templates.select("predict/cost_pairs.sql", costs=node, model=entry.name, **column)
 
 
 def describe(priors: dict[int, float], labels: dict[int, Any]) -> str:

@@ -24,14 +24,23 @@ TOKENS = "sqlnb_tokens"  # the text's tokens, beside the lookup row's columns
 def lookups(db: Database, models: list[str] | None = None) -> list[exp.Expr]:
     """DuckDB's macros read each text model's lookup row (``sql/macros/lookup.sql``) from the
     table sqlnb_lookup, written when the model is: building it costs 0.19 s for 28,445 words
-    and 2.9 s for 312,642, reading it 3 and 17 ms. The statements that write the rows of
-    ``models`` (default: every text model) again, and delete those of models that are gone."""
+    and 2.9 s for 312,642, reading it 3 and 17 ms. Only a model with a tokenizer has one: the
+    macros refuse text for a model trained from a tokens table, and its row (per class a list
+    of every word's weight) would cost as much as the model's weights, for nothing. The
+    statements that write the rows of ``models`` (default: every text model) again, and delete
+    those of models that are gone."""
     if db.dialect.functions != "macros":
         return []
     table = exp.to_table(LOOKUP)
     texts = exp.select("model").from_(catalog.MODELS.node())
     kinds = [k.name for k in KINDS.values() if k.functions]
-    texts = texts.where(exp.column("kind").isin(*(exp.convert(k) for k in kinds)))
+    tokenized = exp.select("model").from_(catalog.TOKENIZERS.node())
+    texts = texts.where(
+        exp.and_(
+            exp.column("kind").isin(*(exp.convert(k) for k in kinds)),
+            exp.column("model").isin(query=tokenized),
+        )
+    )
     wanted = sorted(r[0] for r in db.fetch(texts))
     statements: list[exp.Expr] = [
         exp.Create(
@@ -70,11 +79,12 @@ def _lookup(model: exp.Expr) -> exp.Select:
 
 def word_weights(model: exp.Expr) -> exp.Select:
     """Per (word, class) of a text model its weight and zero count (``sql/macros/weights.sql``)."""
-    row_block, sign = wide.signed_block()
+    row_block, sign = wide.signed_block("r")
     return templates.select(
         "macros/weights.sql",
         model=model,
         weight=wide.pick("w"),
+        zero=wide.pick("z"),
         block=wide.block_of(templates.col("class_id", "c")),
         row_block=row_block,
         sign=sign,

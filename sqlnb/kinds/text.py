@@ -264,7 +264,7 @@ class TextKind(Kind):
             )
         return [
             *statements,
-            wide.derive(model, families, n_classes, counts),
+            wide.derive(model, families, counts),
             self.derive_base(model),
         ]
 

@@ -11,7 +11,7 @@ in every sqlnb table (and, past the model's last class, no class at all). Every 
 reads the same :data:`BLOCK` columns whatever the number of classes, so none depends on it.
 
 Training derives the table straight from the stored counts: one pivot of
-``sqlnb_word_counts`` by word and block, then each kind's per-class formula
+``sqlnb_word_counts`` by word and block (a column per slot), then each kind's per-class formula
 (``sql/<kind>/weight.sql``, one expression over one class's counts) for every column. The
 readable ``sqlnb_log_theta`` (and ``sqlnb_log_absent``) are views that unpivot it.
 """
@@ -63,21 +63,13 @@ def formula(name: str, bindings: dict[str, exp.Expr]) -> exp.Expr:
     return expression
 
 
-def bindings(j: int, n_classes: int) -> dict[str, exp.Expr]:
+def bindings(j: int) -> dict[str, exp.Expr]:
     """What a weight formula may use for the class in slot j of a row's block, in the query of
     :func:`derive`: ``$count`` (N_kw, 0 where the word is not in the class), ``$total`` (N_k,
     the class's summed count), ``$docs`` (its documents), ``$size`` (V, the vocabulary),
     ``$word_total`` (the word's count over all classes) and ``$all`` (every count)."""
-    classes = range(j, n_classes, BLOCK)  # the classes in slot j of every block
-    count: exp.Expr = exp.null()
-    if len(classes) == 1:
-        count = col(f"c{classes[0]}", "p")
-    elif classes:
-        count = exp.Case(this=col("base", "s"))
-        for k in classes:
-            count = count.when(_int(k - j), col(f"c{k}", "p"))
     return {
-        "count": exp.func("COALESCE", count, _int(0)),
+        "count": exp.func("COALESCE", col(f"c{j}", "q"), _int(0)),
         "total": exp.func("COALESCE", col(f"t{j}", "s"), _int(0)),
         "docs": col(f"n{j}", "s"),
         "size": col("vocabulary", "s"),
@@ -108,15 +100,14 @@ def _by(source: exp.Expr, alias: str, key: str, value: str, prefix: str, n: int)
     ]
 
 
-def derive(
-    model: Name, families: dict[str, Weight], n_classes: int, counts: exp.Query | None = None
-) -> exp.Expr:
+def derive(model: Name, families: dict[str, Weight], counts: exp.Query | None = None) -> exp.Expr:
     """Insert the model's rows into ``sqlnb_scoring``: for every training word and block of
     classes a row whose column j holds the weight of class base + j, by each family's formula
     (prefix ``w``: rows of block ``base``; ``a``: of block ``-1 - base``). The counts are
-    pivoted once by word, a column per class (so this query, unlike prediction's, depends on
-    the number of classes), and crossed with one row per block: its classes' totals, and the
-    formulas' parts that depend on them alone, computed once. ``counts`` is the relation
+    pivoted once by word and block (a column per slot), every word crossed with one row per
+    block (its classes' totals, and the formulas' parts that depend on them alone, computed
+    once) and joined to its pivoted counts in that block: the query is the same whatever the
+    number of classes. ``counts`` is the relation
     (class_id, word, count) of the model's counts, if not its rows of ``sqlnb_word_counts``."""
     if counts is None:
         counts = (
@@ -126,12 +117,26 @@ def derive(
         )
     stored = counts.subquery("k", copy=False)
     counts = counts.subquery("w")
-    words = exp.select(
-        *_by(counts, "w", "class_id", "count", "c", n_classes),
-        exp.Sum(this=col("count", "w")).as_("total"),
-        col("word", "w").as_("word"),
+    words = (  # per word: its count over all classes
+        exp.select(exp.Sum(this=col("count", "w")).as_("total"), col("word", "w").as_("word"))
+        .from_(counts.copy(), copy=False)
+        .group_by(col("word", "w"), copy=False)
     )
-    words = words.from_(counts, copy=False).group_by(col("word", "w"), copy=False)
+    block = block_of(col("class_id", "w"))
+    pivot = (  # per word and block with a count: column c<j> the count of class base + j
+        exp.select(
+            col("word", "w").as_("word"),
+            block.as_("base"),
+            *(
+                exp.Sum(
+                    this=exp.Case().when(_slot(col("class_id", "w")).eq(_int(j)), col("count", "w"))
+                ).as_(f"c{j}")
+                for j in SLOTS
+            ),
+        )
+        .from_(counts, copy=False)
+        .group_by(col("word", "w"), block.copy(), copy=False)
+    )
     per_class = (  # per class: its block, its slot in the block, its documents, its count
         exp.select(
             block_of(col("class_id", "c")).as_("base"),
@@ -184,7 +189,7 @@ def derive(
             exp.Case()
             .when(
                 exp.Is(this=col(f"n{j}", "s"), expression=exp.null()).not_(),
-                _hoist(weight(bindings(j, n_classes)), hoisted),
+                _hoist(weight(bindings(j)), hoisted),
             )
             .as_(f"w{j}")
             for j in SLOTS
@@ -200,6 +205,14 @@ def derive(
             .join(
                 exp.alias_(exp.to_table("sqlnb_blocks"), "s", table=True),
                 join_type="CROSS",
+                copy=False,
+            )
+            .join(
+                pivot.subquery("q"),
+                join_type="LEFT",
+                on=exp.and_(
+                    col("word", "q").eq(col("word", "p")), col("base", "q").eq(col("base", "s"))
+                ),
                 copy=False,
             )
         )
@@ -272,14 +285,14 @@ def absent_sums(model: Name) -> exp.Select:
     )
 
 
-def signed_block() -> tuple[exp.Expr, exp.Expr]:
-    """For a row ``s`` of the table: the first class of the block it holds weights of, and the
-    sign they count with. A row of Bernoulli's log(1 - theta) (base < 0) holds block
+def signed_block(row: str = "s") -> tuple[exp.Expr, exp.Expr]:
+    """For a row ``row`` of the table: the first class of the block it holds weights of, and
+    the sign they count with. A row of Bernoulli's log(1 - theta) (base < 0) holds block
     -1 - base and counts against it."""
-    negative = exp.LT(this=col("base", "s"), expression=_int(0))
-    block = exp.Case().when(negative, exp.Sub(this=_int(-1), expression=col("base", "s")))
+    negative = exp.LT(this=col("base", row), expression=_int(0))
+    block = exp.Case().when(negative, exp.Sub(this=_int(-1), expression=col("base", row)))
     sign = exp.Case().when(negative.copy(), _int(-1)).else_(_int(1))
-    return block.else_(col("base", "s")), sign
+    return block.else_(col("base", row)), sign
 
 
 def parts(
