@@ -146,6 +146,8 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
             *inserts,
             *training.parameters(name, the_kind, params, info["label_type"], n_classes),
         ]
+        if params.get("tokenizer"):  # a long stop-word list, for the queries after this
+            statements += Tokenizer.from_dict(params["tokenizer"]).storing()
         return training.Training(db, name, the_kind, params, statements, reads=where).apply().name
 
 

@@ -14,8 +14,9 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sqlglot import exp
@@ -30,18 +31,26 @@ from sqlnb.inputs import Docs, source_node
 # expressions have no \\p classes.
 DEFAULT_PATTERN = r"[\pL\pN]+(?:'[\pL\pN]+)*"
 MAX_NGRAM = 10  # the longest n-grams a tokenizer makes (each n multiplies the token rows)
+# Stop-word lists up to this long (scikit-learn's English list) are written into the query; longer
+# ones are read from a table: the user's (stop_table) or sqlnb_stop_words.
+INLINE = len(stop_words.ENGLISH)
+STORED = "sqlnb_stop_words"
+BATCH = 1000  # words per INSERT of a list into sqlnb_stop_words
 
 
 @dataclass(frozen=True)
 class Tokenizer:
     """How text becomes words: lowercase first (default), then the matches of a regular
     expression (RE2 syntax), stop words removed, then word n-grams joined by one space.
-    ``stop_words`` is a list of words, or "english" for scikit-learn's list."""
+    ``stop_words`` is a list of words, or "english" for scikit-learn's list; ``stop_table``
+    the table they were read from, if any (not part of the settings: training joins it, and
+    copies it into sqlnb_stop_words for the queries after it)."""
 
     lowercase: bool = True
     pattern: str = DEFAULT_PATTERN
     stop_words: tuple[str, ...] = ()
     ngrams: tuple[int, int] = (1, 1)
+    stop_table: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         low, high = self.ngrams
@@ -80,7 +89,64 @@ class Tokenizer:
             raise SqlnbError(f"tokenizer settings {settings!r} are not valid ({error})") from None
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        settings = asdict(self)
+        del settings["stop_table"]
+        return settings
+
+    def list_key(self) -> str:
+        """The fingerprint of the stop-word list: its key in sqlnb_stop_words."""
+        return hashlib.sha256("\n".join(sorted(set(self.stop_words))).encode()).hexdigest()[:32]
+
+    def stop_relation(self, db: Database) -> exp.Expr:
+        """The stop words as a one-column relation (word) aliased s: the user's table they were
+        read from, or (a list longer than :data:`INLINE`) their rows of sqlnb_stop_words where
+        ``db`` holds them; else the words themselves."""
+        if self.stop_table is not None:
+            return _table_words(self.stop_table)
+        if len(self.stop_words) > INLINE and self._stored(db):
+            return (
+                exp.select("word")
+                .from_(exp.to_table(STORED))
+                .where(exp.column("list").eq(exp.convert(self.list_key())))
+                .subquery("s")
+            )
+        return _words(self.stop_words)
+
+    def _stored(self, db: Database) -> bool:
+        """Whether sqlnb_stop_words holds this list (written by a training or an import)."""
+        if db.relation_type(exp.to_table(STORED)) is None:
+            return False
+        count = (
+            exp.select(exp.func("COUNT", exp.Star()))
+            .from_(exp.to_table(STORED))
+            .where(exp.column("list").eq(exp.convert(self.list_key())))
+        )
+        return bool(db.fetch(count)[0][0] == len(set(self.stop_words)))
+
+    def storing(self) -> list[exp.Expr]:
+        """The statements that write a list longer than :data:`INLINE` into sqlnb_stop_words
+        (anew): from the user's table where it came from one, else in batches of
+        :data:`BATCH` words."""
+        if len(self.stop_words) <= INLINE:
+            return []
+        table, key = exp.to_table(STORED), exp.convert(self.list_key())
+        statements: list[exp.Expr] = [
+            templates.render("catalog/create_stop_words.sql"),
+            exp.delete(table.copy(), where=exp.column("list").eq(key.copy())),
+        ]
+        if self.stop_table is not None:
+            rows: exp.Query = (
+                exp.select(key.copy().as_("list"), exp.column("word", "s"))
+                .distinct()
+                .from_(_table_words(self.stop_table))
+            )
+            statements.append(exp.insert(rows, table.copy(), columns=["list", "word"]))
+            return statements
+        words = sorted(set(self.stop_words))
+        for start in range(0, len(words), BATCH):
+            values = exp.values([(self.list_key(), w) for w in words[start : start + BATCH]])
+            statements.append(exp.insert(values, table.copy(), columns=["list", "word"]))
+        return statements
 
     def key(self) -> str:
         """The settings as canonical JSON: equal tokenizers have equal keys."""
@@ -159,7 +225,7 @@ class Tokenizer:
         def kept(alias: str) -> exp.Expr:  # the token of relation alias is no stop word
             if not self.stop_words:
                 return exp.true()
-            stop = exp.select("word").from_(_words(self.stop_words))
+            stop = exp.select("word").from_(self.stop_relation(db))
             return exp.not_(exp.column("token", table=alias).isin(query=stop))
 
         if self.ngrams == (1, 1):  # words alone: no positions, no windows
@@ -240,6 +306,18 @@ def _gram(n: int) -> exp.Expr:
             this=exp.DPipe(this=gram, expression=exp.convert(" ")), expression=token(j)
         )
     return gram
+
+
+def _table_words(table: str) -> exp.Expr:
+    """The words of a user's stop-word table (column word, as text, without NULLs: a NULL
+    would make NOT IN keep nothing) as a relation (word) aliased s."""
+    word = exp.column("word", quoted=True)
+    return (
+        exp.select(exp.cast(word, "VARCHAR").as_("word"))
+        .from_(source_node(table))
+        .where(exp.Is(this=word.copy(), expression=exp.null()).not_())
+        .subquery("s")
+    )
 
 
 def _words(words: tuple[str, ...]) -> exp.Expr:

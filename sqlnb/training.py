@@ -118,6 +118,7 @@ def _read(
     *,
     check: bool = True,
     dialect: str | None = None,
+    tokenizer: Tokenizer | None = None,
 ) -> _Batch:
     """Check the inputs (reads, never writes; unless they were checked already: ``check``
     off) and return them as queries in the SQL of ``dialect`` (default: the database's)."""
@@ -125,7 +126,7 @@ def _read(
         source.check(db)
     the_labels = labels_for(source, labels)
     labels_query = the_labels.query(db)
-    inputs = the_kind.inputs(db, source, params, dialect=dialect)
+    inputs = the_kind.inputs(db, source, params, dialect=dialect, tokenizer=tokenizer)
     if pruning is not None:
         inputs = {k: pruning.apply(q, labels_query) for k, q in inputs.items()}
     if check and isinstance(source, Tokens):
@@ -202,7 +203,17 @@ def train(
         params["tokenizer"] = (tokenizer or Tokenizer()).as_dict()
         if pruning is not None:
             params["pruning"] = pruning.as_dict()
-    batch = _read(db, source, labels, the_kind, params, pruning, check=check, dialect=dialect)
+    batch = _read(
+        db,
+        source,
+        labels,
+        the_kind,
+        params,
+        pruning,
+        check=check,
+        dialect=dialect,
+        tokenizer=tokenizer if isinstance(source, Docs) else None,
+    )
     if select is not None:
         if not isinstance(source, (Tokens, Docs)):
             raise SqlnbError("--select keeps words: it is for text (--tokens or --docs)")
@@ -227,6 +238,8 @@ def train(
         (batch.label_type, len(batch.label_values)),
         script=dialect is not None,
     )
+    if isinstance(source, Docs):  # a long stop-word list, kept for the queries after this
+        statements += (tokenizer or Tokenizer()).storing()
     dropped = catalog.calibration(db, model)  # replacing the model deletes it
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
                     _named(source), dropped)  # fmt: skip

@@ -226,11 +226,13 @@ class TokenizerOptions:
         """The tokenizer, or None when no option was given (the default one then applies)."""
         if all(v is None for v in (self.lowercase, self.pattern, self.stop_words, self.ngrams)):
             return None
+        table = self.stop_words if self.stop_words not in (None, "english") else None
         return Tokenizer(
             True if self.lowercase is None else self.lowercase,
             self.pattern or DEFAULT_PATTERN,
             stop_word_list(db, self.stop_words),
             parse_ngrams(self.ngrams) if self.ngrams else (1, 1),
+            stop_table=table,
         )
 
 

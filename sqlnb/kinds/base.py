@@ -8,7 +8,7 @@ and the command line) asks the kind and never branches on its name.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlglot import exp
 
@@ -16,6 +16,9 @@ from sqlnb import templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.kinds.params import PRIOR_DEFAULTS, Hyper, resolve
+
+if TYPE_CHECKING:
+    from sqlnb.tokenizer import Tokenizer
 
 Params = dict[str, Any]
 # A model's name: a literal, or an expression that gives it (a macro's parameter).
@@ -202,10 +205,18 @@ class Kind:
         return params
 
     def inputs(
-        self, db: Database, source: Any, params: Params, *, dialect: str | None = None
+        self,
+        db: Database,
+        source: Any,
+        params: Params,
+        *,
+        dialect: str | None = None,
+        tokenizer: Tokenizer | None = None,
     ) -> Inputs:
         """The input as named queries (their names are the CTE names used by ``parts``), in
-        the SQL of the engine ``dialect`` (default: the database's own)."""
+        the SQL of the engine ``dialect`` (default: the database's own); raw text tokenized
+        by ``tokenizer`` where given (a training's, with the table its stop words came from),
+        else by the model's."""
         raise NotImplementedError
 
     def documents(self, db: Database, source: Any, inputs: Inputs) -> exp.Select:

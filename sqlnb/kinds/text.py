@@ -101,7 +101,13 @@ class TextKind(Kind):
     prior_density = "multinomial/log_prior.sql"  # the log density of its parameters
 
     def inputs(
-        self, db: Database, source: Any, params: Params, *, dialect: str | None = None
+        self,
+        db: Database,
+        source: Any,
+        params: Params,
+        *,
+        dialect: str | None = None,
+        tokenizer: Tokenizer | None = None,
     ) -> Inputs:
         if isinstance(source, Docs):
             settings = params.get("tokenizer")
@@ -110,7 +116,7 @@ class TextKind(Kind):
                     "this model was trained from a tokens table, so it has no "
                     "tokenizer: classify a tokens table (--tokens)"
                 )
-            tokenizer = Tokenizer.from_dict(settings)
+            tokenizer = tokenizer or Tokenizer.from_dict(settings)
             return {TOKENS: tokenizer.tokens(source, db, grouped=False, dialect=dialect)}
         if not isinstance(source, Tokens):
             raise SqlnbError(f"a {self.name} model reads a tokens table, not --table")
