@@ -23,7 +23,6 @@ from sqlnb.kinds.base import (
 from sqlnb.kinds.likelihoods import LIKELIHOODS, used
 from sqlnb.kinds.params import ALPHA, CLASS_WEIGHT, PRIORS, SAMPLE_VARIANCE, VAR_SMOOTHING, Hyper
 from sqlnb.templates import col
-from sqlnb.tokenizer import Tokenizer
 
 GAUSSIAN, CATEGORICAL = "gaussian", "categorical"  # a feature's likelihood (LIKELIHOODS)
 
@@ -100,13 +99,7 @@ class Tabular(Kind):
             raise SqlnbError(f"features {features!r} are not a list of [name, likelihood]")
 
     def inputs(
-        self,
-        db: Database,
-        source: Any,
-        params: Params,
-        *,
-        dialect: str | None = None,
-        tokenizer: Tokenizer | None = None,
+        self, db: Database, source: Any, params: Params, *, dialect: str | None = None, **_: Any
     ) -> Inputs:
         if not isinstance(source, Table):
             raise SqlnbError(f"a {self.name} model reads a wide table (--table), not tokens")

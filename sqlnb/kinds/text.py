@@ -106,8 +106,8 @@ class TextKind(Kind):
         source: Any,
         params: Params,
         *,
-        dialect: str | None = None,
         tokenizer: Tokenizer | None = None,
+        dialect: str | None = None,
     ) -> Inputs:
         if isinstance(source, Docs):
             settings = params.get("tokenizer")
