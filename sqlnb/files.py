@@ -25,6 +25,7 @@ from sqlnb import catalog, modelfile, training
 from sqlnb.catalog import CLASSES, MODELS
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
+from sqlnb.tokenizer import Tokenizer
 
 STAGED = scratch.name("sqlnb_import")  # the temporary relations files are read into
 
