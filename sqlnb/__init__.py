@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from sqlnb.errors import SqlnbError
     from sqlnb.hyper import Pruning
     from sqlnb.inputs import Docs, Labels, Table, Tokens
-    from sqlnb.macros import register_sqlite
+    from sqlnb.macros import register_sqlite, store_functions
     from sqlnb.model import Model, append, connect, drop, load, models, retune, train
     from sqlnb.tokenizer import Tokenizer
     from sqlnb.tuning import tune
@@ -47,6 +47,7 @@ _WHERE = {
     "Table": "sqlnb.inputs",
     "Tokens": "sqlnb.inputs",
     "register_sqlite": "sqlnb.macros",
+    "store_functions": "sqlnb.macros",
     "Model": "sqlnb.model",
     "append": "sqlnb.model",
     "connect": "sqlnb.model",
@@ -77,6 +78,7 @@ __all__ = [
     "models",
     "register_sqlite",
     "retune",
+    "store_functions",
     "train",
     "tune",
 ]

@@ -11,54 +11,49 @@ from sqlglot import exp
 
 from sqlnb import catalog, templates
 from sqlnb.engine import Database
-from sqlnb.kinds import KINDS, wide
+from sqlnb.kinds import wide
 from sqlnb.kinds.text import norm, value
 from sqlnb.pipeline import joint, mapping, normalised
-from sqlnb.shape import MODEL, TEXT, Shape
+from sqlnb.shape import LOOKUP, MODEL, TEXT, Shape, stored
 from sqlnb.tokenizer import Tokenizer
 
-LOOKUP = "sqlnb_lookup"
 TOKENS = "sqlnb_tokens"  # the text's tokens, beside the lookup row's columns
 
 
-def lookups(db: Database, models: list[str] | None = None) -> list[exp.Expr]:
-    """DuckDB's macros read each text model's lookup row (``sql/macros/lookup.sql``) from the
-    table sqlnb_lookup, written when the model is: building it costs 0.19 s for 28,445 words
-    and 2.9 s for 312,642, reading it 3 and 17 ms. Only a model with a tokenizer has one: the
-    macros refuse text for a model trained from a tokens table, and its row (per class a list
-    of every word's weight) would cost as much as the model's weights, for nothing. The
-    statements that write the rows of ``models`` (default: every text model) again, and delete
-    those of models that are gone."""
+def forget(db: Database, model: str | None, *, everything: bool = False) -> list[exp.Expr]:
+    """The statements that delete the stored lookup rows that went stale with a write: model
+    ``model``'s, those of models gone, or (``everything``: another sqlnb stored them) all. A
+    write never builds a row (:func:`lookups` does, when asked): until it is stored, the
+    macros build a model's row in each query (:func:`listed`)."""
+    if not stored(db):
+        return []
+    models = exp.select("model").from_(catalog.MODELS.node())
+    where: exp.Expr = exp.column("model").isin(query=models).not_()
+    if everything:
+        where = exp.true()
+    elif model is not None:
+        where = exp.or_(exp.column("model").eq(exp.convert(model)), where)
+    return [exp.delete(exp.to_table(LOOKUP), where=where)]
+
+
+def made(db: Database) -> list[exp.Expr]:
+    """sqlnb_lookup, made if missing (before the macros that read it)."""
     if db.dialect.functions != "macros":
         return []
-    table = exp.to_table(LOOKUP)
-    texts = exp.select("model").from_(catalog.MODELS.node())
-    kinds = [k.name for k in KINDS.values() if k.functions]
-    tokenized = exp.select("model").from_(catalog.TOKENIZERS.node())
-    texts = texts.where(
-        exp.and_(
-            exp.column("kind").isin(*(exp.convert(k) for k in kinds)),
-            exp.column("model").isin(query=tokenized),
-        )
-    )
-    wanted = sorted(r[0] for r in db.fetch(texts))
-    statements: list[exp.Expr] = [
-        exp.Create(
-            this=table.copy(),
-            kind="TABLE",
-            exists=True,
-            expression=_lookup_rows("", exp.false()),
-        )
+    rows = _lookup_rows("", exp.false())
+    return [exp.Create(this=exp.to_table(LOOKUP), kind="TABLE", exists=True, expression=rows)]
+
+
+def lookups(db: Database, models: list[str]) -> list[exp.Expr]:
+    """The statements that store the lookup rows (``sql/macros/lookup.sql``) of text models
+    ``models`` (from :func:`sqlnb.shape.missing`), for DuckDB's macros to read instead of
+    building them in each query: building one costs 0.19 s for 28,445 words and 2.9 s for
+    312,642, reading it 3 and 17 ms (``sqlnb functions``)."""
+    return [
+        exp.insert(_lookup_rows(name, exp.true()), exp.to_table(LOOKUP))
+        for name in models
+        if db.dialect.functions == "macros"
     ]
-    if models is None:  # every model's: those of models gone go too
-        statements.append(exp.delete(table.copy(), where=exp.true()))
-    for name in wanted if models is None else models:
-        if models is not None:
-            where = exp.column("model").eq(exp.convert(name))
-            statements.append(exp.delete(table.copy(), where=where))
-        if name in wanted:
-            statements.append(exp.insert(_lookup_rows(name, exp.true()), table.copy()))
-    return statements
 
 
 def _lookup_rows(model: str, where: exp.Expr) -> exp.Select:
@@ -67,22 +62,25 @@ def _lookup_rows(model: str, where: exp.Expr) -> exp.Select:
     return exp.select(exp.convert(model).as_("model"), exp.Star()).from_(row).where(where)
 
 
-def _lookup(model: exp.Expr) -> exp.Select:
-    """The lookup row of ``model`` (``sql/macros/lookup.sql``)."""
+def _lookup(model: exp.Expr, wanted: exp.Expr | None = None) -> exp.Select:
+    """The lookup row of ``model`` (``sql/macros/lookup.sql``), its words read only where
+    ``wanted``."""
     return templates.select(
         "macros/lookup.sql",
         model=model,
-        weights=word_weights(model),
+        weights=word_weights(model, wanted),
         bucket=bucket(templates.col("word", "w"), templates.col("buckets", "z")),
     )
 
 
-def word_weights(model: exp.Expr) -> exp.Select:
-    """Per (word, class) of a text model its weight and zero count (``sql/macros/weights.sql``)."""
+def word_weights(model: exp.Expr, wanted: exp.Expr | None = None) -> exp.Select:
+    """Per (word, class) of a text model its weight and zero count (``sql/macros/weights.sql``),
+    read only where ``wanted`` (default: always)."""
     row_block, sign = wide.signed_block("r")
     return templates.select(
         "macros/weights.sql",
         model=model,
+        wanted=exp.true() if wanted is None else wanted,
         weight=wide.pick("w"),
         zero=wide.pick("z"),
         block=wide.block_of(templates.col("class_id", "c")),
@@ -108,6 +106,15 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
     (``sql/macros/scores.sql``), and the scores normalised (``sql/macros/posterior.sql``).
     Without a join or an aggregate over its words, DuckDB runs a query over many texts as one
     projection of its distinct texts, in parallel."""
+    lookup: exp.Query = (
+        exp.select("*").from_(exp.to_table(LOOKUP)).where(exp.column("model").eq(MODEL))
+    )
+    if shape.lazy:  # a model without a stored row: built by the query (its words read only then)
+        unstored = exp.Exists(this=lookup.copy()).not_()
+        built = exp.select(MODEL.as_("model"), exp.Star()).from_(
+            _lookup(MODEL, unstored).subquery("b")
+        )
+        lookup = exp.union(lookup, built.where(unstored.copy()), distinct=False)
     words: list[tuple[str, exp.Expr]] = [
         (key, Tokenizer.from_dict(json.loads(key)).words(TEXT)) for key in shape.tokenizers
     ]
@@ -175,8 +182,7 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
     # lambdas that read l: the DuckDB 1.5 client cannot bind a lambda of a subquery over both
     # the lookup row and a column of the calling query (the text of each row) ('Referenced
     # table "l" not found'), and its users open these files with it.
-    row = exp.select(exp.Star(), exp.alias_(tokens, TOKENS)).from_(exp.to_table(LOOKUP).as_("l"))
-    row = row.where(templates.col("model", "l").eq(MODEL))
+    row = exp.select(exp.Star(), exp.alias_(tokens, TOKENS)).from_(lookup.subquery("l"))
     return {
         name: exp.select(value).from_(row.subquery("l")).subquery()
         for name, value in decided(jll, shape).items()

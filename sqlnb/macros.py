@@ -11,8 +11,10 @@ run that pipeline for the model too (:func:`register_sqlite`); Spark's SQL funct
 pipeline of any model, each kind's parts for its models (:func:`_labels`, :func:`_by_kind`).
 They are rebuilt, in the transaction of the write, when the database's :class:`Shape`
 changes (its tokenizers, which steps its models need: sqlnb_functions records it) or sqlnb's
-version does. An unknown model name, and text for a model trained from a tokens table (which
-has no tokenizer), are errors that name the model.
+version does. A write never builds DuckDB's lookup rows: it deletes the written model's, and
+the macros build the row of a model without one in each query until :func:`store` (``sqlnb
+functions``) stores it. An unknown model name, and text for a model trained from a tokens
+table (which has no tokenizer), are errors that name the model.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from sqlnb.pipeline import (
     prediction,
     ranked,
 )
-from sqlnb.shape import MODEL, TEXT, TOKENS_ARG, Shape
+from sqlnb.shape import MODEL, TEXT, TOKENS_ARG, Shape, missing
 from sqlnb.tokenizer import Tokenizer, register_functions
 from sqlnb.version import __version__
 
@@ -67,26 +69,34 @@ class _Text(Docs):
 def refresh(db: Database, model: str | None = None) -> None:
     """Keep the SQL functions current after a write of ``model`` (a training, append, retune,
     import, calibration or drop; inside its transaction): rewrite them if the database's
-    tokenizers changed (or sqlnb did), else leave them; on DuckDB, write the model's lookup
-    row again (:func:`lookups`)."""
+    :class:`Shape` changed (or sqlnb did), else leave them. On DuckDB the model's stored
+    lookup row goes (:func:`lists.forget`; the macros build it in each query until ``sqlnb
+    functions`` stores it again: a write builds none); on ClickHouse its dictionary rows are
+    written again."""
     # relation_type, not exists(): a failed probe would abort PostgreSQL's transaction
     if db.dialect.functions is None or db.relation_type(TOKENIZERS.node()) is None:
         return
     if db.dialect.functions_check_tables and db.relation_type(BASE.node()) is None:
         return  # the engine checks a function's tables when it is created: no text model yet
-    keys = Shape.of(db).keys
     record = exp.to_table(RECORD)
-    wanted: list[tuple[str, str | None]] = [(__version__, k) for k in sorted(keys)]
+    built: list[tuple[Any, ...]] = []
     if db.relation_type(record) is not None:
         built = db.fetch(exp.select("version", "settings").from_(record))
-        if sorted(built, key=str) == sorted(wanted or [(__version__, None)], key=str):
-            for statement in _rows(db, None if model is None else [model]):
-                db.execute(statement)
-            return
+    other = any(version != __version__ for version, _ in built)  # rows another sqlnb wrote
+    for statement in lists.forget(db, model, everything=other):
+        db.execute(statement)
+    keys = Shape.of(db).keys
+    wanted: list[tuple[str, str | None]] = [(__version__, k) for k in sorted(keys)]
+    if built and sorted(built, key=str) == sorted(wanted or [(__version__, None)], key=str):
+        for row in _rows(db, None if model is None else [model]):
+            db.execute(row)
+        return
     for the_kind in KINDS.values():  # the tables they read, as this sqlnb keeps them
         if the_kind.functions:
             for statement in (*catalog.creates(db, the_kind), *the_kind.upgrades()):
                 db.execute(statement)
+    for statement in lists.made(db):
+        db.execute(statement)
     # the functions' text names the schema (PostgreSQL) or the database (ClickHouse)
     where = db.backend.schema or ""
     if db.dialect.functions == "clickhouse":
@@ -106,20 +116,35 @@ def refresh(db: Database, model: str | None = None) -> None:
     if db.dialect.functions == "clickhouse":  # the tables, then their rows
         for text in texts:
             db.execute(text)
-        for statement in _rows(db):
-            db.execute(statement)
+        for row in _rows(db):
+            db.execute(row)
         return
-    for statement in _rows(db):  # every model's (the table may be new), before the macros
-        db.execute(statement)
     for text in texts:
         db.execute(text)
 
 
+def store(db: Database) -> list[str]:
+    """Store the lookup row of each DuckDB text model that has none (``sqlnb functions``), so
+    that the macros read it instead of building it in each query, and rebuild the macros
+    without that step; returns the models stored. Other engines' functions need nothing."""
+    if db.dialect.functions != "macros" or db.relation_type(TOKENIZERS.node()) is None:
+        return []
+    with db.transaction():
+        refresh(db)  # first: rows another sqlnb stored go
+        models = missing(db)
+        for statement in lists.lookups(db, models):
+            db.execute(statement)
+        refresh(db)  # the macros without the step that builds a row
+    return models
+
+
+def store_functions(connection: Any) -> list[str]:
+    """``sqlnb functions`` on a connection: :func:`store`."""
+    return store(Database.connect(connection))
+
+
 def _rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
-    """The rows the list forms read a model from, written again for ``models`` (default:
-    every text model): DuckDB's lookup rows, ClickHouse's dictionaries."""
-    if db.dialect.functions == "macros":
-        return list(lists.lookups(db, models))
+    """ClickHouse's dictionary rows of ``models`` (default: every text model), written again."""
     if db.dialect.functions == "clickhouse":
         return dictionaries.rows(db, models)
     return []

@@ -13,6 +13,8 @@ from sqlnb.engine import Database, functions
 from sqlnb.kinds import KINDS
 from sqlnb.kinds.text import DOC_COUNT
 
+LOOKUP = "sqlnb_lookup"  # DuckDB's stored lookup rows (sqlnb.lists)
+
 # The functions' parameters: the model's name, the text (and sqlnb_predict's tokens table).
 MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in (functions.MODEL, "sqlnb_text", "sqlnb_tokens"))
 
@@ -21,18 +23,21 @@ MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in (functions.MODEL, "sqlnb_text"
 class Shape:
     """What the functions are built for: the database's tokenizers (canonical JSON, see
     :meth:`Tokenizer.key`) and whether any model is calibrated by temperature, by a map
-    (sigmoid or isotonic), or has a document transform. A step no model needs is left out of
-    them (on DuckDB, binding a function's unused branches costs more than running it)."""
+    (sigmoid or isotonic), or has a document transform; on DuckDB, whether a text model has
+    no stored lookup row (``lazy``: the macros then build it in each query). A step no model
+    needs is left out of them (on DuckDB, binding a function's unused branches costs more than
+    running it)."""
 
     tokenizers: tuple[str, ...] = ()
     temperature: bool = True
     mapped: bool = True
     transformed: bool = True
+    lazy: bool = True
     # For PostgreSQL's functions, which branch by model: each text model with a tokenizer,
     # and its signature (its kind, the kind's shape of it, its tokenizer, its calibration).
     models: tuple[tuple[str, str], ...] = ()
 
-    MARKS = ("+temperature", "+mapped", "+transformed")
+    MARKS = ("+temperature", "+mapped", "+transformed", "+lazy")
     MODEL = "=model "
 
     @classmethod
@@ -49,12 +54,13 @@ class Shape:
             transformed = bool(db.fetch(query)[0][0])
         mapped = bool(methods & {"sigmoid", "isotonic"})
         models = _signatures(db) if db.dialect.functions == "postgres" else ()
-        return cls(tokenizers, "temperature" in methods, mapped, transformed, models)
+        lazy = db.dialect.functions == "macros" and bool(missing(db))
+        return cls(tokenizers, "temperature" in methods, mapped, transformed, lazy, models)
 
     @property
     def keys(self) -> list[str]:
         """As recorded in sqlnb_functions: the tokenizers, a mark for each step, the models."""
-        flags = (self.temperature, self.mapped, self.transformed)
+        flags = (self.temperature, self.mapped, self.transformed, self.lazy)
         marks = [m for m, on in zip(self.MARKS, flags) if on]
         models = [self.MODEL + json.dumps(pair) for pair in self.models]
         return [*self.tokenizers, *marks, *models]
@@ -64,9 +70,9 @@ class Shape:
         pairs = [json.loads(k.removeprefix(cls.MODEL)) for k in keys if k.startswith(cls.MODEL)]
         models = tuple((str(pair[0]), str(pair[1])) for pair in pairs)
         plain = [k for k in keys if not k.startswith(cls.MODEL)]
-        temperature, mapped, transformed = (m in keys for m in cls.MARKS)
+        temperature, mapped, transformed, lazy = (m in keys for m in cls.MARKS)
         tokenizers = tuple(k for k in plain if k not in cls.MARKS)
-        return cls(tokenizers, temperature, mapped, transformed, models)
+        return cls(tokenizers, temperature, mapped, transformed, lazy, models)
 
 
 def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
@@ -93,3 +99,22 @@ def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
 
 def distinct_tokenizers() -> exp.Select:
     return exp.select("settings").distinct().from_(TOKENIZERS.node()).order_by("settings")
+
+
+def stored(db: Database) -> bool:
+    """Whether this database keeps lookup rows (DuckDB's macros)."""
+    return db.dialect.functions == "macros" and db.relation_type(exp.to_table(LOOKUP)) is not None
+
+
+def missing(db: Database) -> list[str]:
+    """The text models without a stored lookup row (the macros build theirs in each query)."""
+    texts = exp.select("model").from_(catalog.MODELS.node())
+    kinds = [k.name for k in KINDS.values() if k.functions]
+    tokenized = exp.select("model").from_(TOKENIZERS.node())  # only these have a row
+    texts = texts.where(exp.column("kind").isin(*(exp.convert(k) for k in kinds)))
+    texts = texts.where(exp.column("model").isin(query=tokenized))
+    if stored(db):
+        texts = texts.where(
+            exp.column("model").isin(query=exp.select("model").from_(LOOKUP)).not_()
+        )
+    return sorted(str(r[0]) for r in db.fetch(texts.order_by("model")))

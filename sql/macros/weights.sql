@@ -5,8 +5,9 @@
 -- block first (a group per 8 classes), then each class takes its column: $weight and $zero are
 -- the columns w<j> and z<j> of class c in the row s, $block the first class of c's block,
 -- $row_block and $sign the block a row of sqlnb_scoring holds and the sign its weights count with
--- (sqlnb.kinds.wide). Read by DuckDB's lookup row (sql/macros/lookup.sql) and ClickHouse's
--- per-word table (sql/functions/clickhouse/).
+-- (sqlnb.kinds.wide); $wanted whether to read them at all (a macro builds the lookup row only
+-- of a model without a stored one). Read by DuckDB's lookup row (sql/macros/lookup.sql) and
+-- ClickHouse's per-word table (sql/functions/clickhouse/).
 SELECT
   s.word AS word,
   c.class_id AS class_id,
@@ -33,7 +34,7 @@ FROM (
     SUM($sign * COALESCE(r.w7, 0)) AS w7,
     SUM(CASE WHEN r.w7 IS NULL THEN $sign ELSE 0 END) AS z7
   FROM sqlnb_scoring AS r
-  WHERE r.model = $model
+  WHERE r.model = $model AND $wanted
   GROUP BY r.word, $row_block
 ) AS s
 JOIN sqlnb_classes AS c

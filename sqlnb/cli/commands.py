@@ -1,5 +1,6 @@
 """The commands that write: train (and ``sql train``), retune, predict (and ``sql predict``),
-classify, tokenize, tune, export, import, drop, demo. Each is a thin layer over the API."""
+classify, tokenize, tune, export, import, drop, functions, demo. Each is a thin layer over the
+API."""
 
 from __future__ import annotations
 
@@ -461,6 +462,20 @@ def drop_model(db: DbArg, model_name: ModelOpt = "default") -> None:
     with opened(db) as database:
         training.drop(database, model_name)
     echo(f"dropped model {model_name!r}")
+
+
+@command()
+def functions(db: DbArg) -> None:
+    """Store each text model's lookup row for DuckDB's SQL functions, which otherwise build it
+    in each query (a write of a model deletes its row)."""
+    from sqlnb import macros
+
+    with opened(db) as database:
+        stored = macros.store(database)
+    echo(
+        f"stored the lookup rows of {len(stored)} models"
+        + (f": {', '.join(stored)}" if stored else "")
+    )
 
 
 @command()
