@@ -200,37 +200,47 @@ def main() -> None:
             for name, options in MODELS.items():
                 model = name.replace("-", "_")
                 run([*SQLNB, "train", url, "--model", model, "--docs", "train", *options])
-                functions, predict = [], []
-                query = QUERY.format(m=model)
-                for _ in range(args.repeat):
-                    seconds, rows = client(engine, url, query)
-                    functions.append(seconds)
-                    predict.append(
-                        run(
-                            [
-                                *SQLNB,
-                                "predict",
-                                url,
-                                "--model",
-                                model,
-                                "--docs",
-                                "texts",
-                                "--output",
-                                "by_predict",
-                                "--replace",
-                            ]
-                        )
-                    )
-                same = rows == predicted(engine, url, "by_predict")
-                one = latency(engine, url, model)
-                f, p = statistics.median(functions), statistics.median(predict)
-                shown = "" if one is None else f"{one * 1000:.0f} ms"
-                mark = "" if same else " (labels differ!)"
-                print(
-                    f"| {engine} | {name}{mark} | {f:.2f} s | {p:.2f} s | {f / p:.2f}× | {shown} |"
-                )
+                states = [name]
+                if engine == "duckdb":  # before and after `sqlnb functions` stores the rows
+                    states = [f"{name}, rows built per query", f"{name}, rows stored"]
+                for state in states:
+                    if state.endswith("rows stored"):
+                        stored = run([*SQLNB, "functions", url])
+                        state += f" in {stored:.2f} s"
+                    measure(engine, url, model, state, args.repeat)
             if engine == "clickhouse":
                 shutil.rmtree(f"{tmp}/ch", ignore_errors=True)
+
+
+def measure(engine: str, url: str, model: str, name: str, repeat: int) -> None:
+    """One row of the table: the functions against predict --docs, medians of ``repeat``."""
+    functions, predict = [], []
+    query = QUERY.format(m=model)
+    for _ in range(repeat):
+        seconds, rows = client(engine, url, query)
+        functions.append(seconds)
+        predict.append(
+            run(
+                [
+                    *SQLNB,
+                    "predict",
+                    url,
+                    "--model",
+                    model,
+                    "--docs",
+                    "texts",
+                    "--output",
+                    "by_predict",
+                    "--replace",
+                ]
+            )
+        )
+    same = rows == predicted(engine, url, "by_predict")
+    one = latency(engine, url, model)
+    f, p = statistics.median(functions), statistics.median(predict)
+    shown = "" if one is None else f"{one * 1000:.0f} ms"
+    mark = "" if same else " (labels differ!)"
+    print(f"| {engine} | {name}{mark} | {f:.2f} s | {p:.2f} s | {f / p:.2f}× | {shown} |")
 
 
 if __name__ == "__main__":

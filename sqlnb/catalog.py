@@ -88,17 +88,19 @@ def derived(the_kind: Kind) -> tuple[ModelTable, ...]:
     return tuple(t for t in tables(the_kind) if not t.counts)
 
 
-def creates(db: Database, the_kind: Kind, *, script: bool = False) -> list[exp.Expr]:
-    """CREATE TABLE (or VIEW) IF NOT EXISTS for the shared tables and the kind's, but those the
-    database has already (asking is cheaper than creating on some engines: Spark's catalog),
-    or all of them in a ``script`` (printed, to run on another database). A readable table
-    that is now a view, as an earlier sqlnb left it, is dropped first (its rows are derived,
-    and the view shows them again for every model). Where the engine wants them, the indexes
-    the SQL functions look words up by (also on tables an earlier sqlnb made)."""
+def creates(db: Database, *kinds: Kind, script: bool = False) -> list[exp.Expr]:
+    """CREATE TABLE (or VIEW) IF NOT EXISTS for the shared tables and the kinds', each asked
+    for once, but those the database has already (asking is cheaper than creating on some
+    engines: Spark's catalog), or all of them in a ``script`` (printed, to run on another
+    database). A readable table that is now a view, as an earlier sqlnb left it, is dropped
+    first (its rows are derived, and the view shows them again for every model). Where the
+    engine wants them, the indexes the SQL functions look words up by (also on tables an
+    earlier sqlnb made)."""
     if not script:
         db.trusted(writing=True)
     statements: list[exp.Expr] = []
-    for t in tables(the_kind):
+    every = {t.name: t for the_kind in kinds for t in tables(the_kind)}  # in order, once each
+    for t in every.values():
         found = db.relation_type(t.node())
         if found == "table" and not t.view:
             check_shape(db, t)
@@ -183,6 +185,19 @@ def row(db: Database, name: str) -> dict[str, Any] | None:
 def _named(alias: str, name: str) -> exp.Expr:
     """The condition that reads one model's rows of a catalog query (not every model's)."""
     return exp.column("model", alias).eq(exp.convert(name))
+
+
+def check_name(name: object) -> str:
+    """A model name to write: text, not empty, not only spaces.
+
+    >>> check_name("")
+    Traceback (most recent call last):
+    sqlnb.errors.SqlnbError: the model name is empty: give --model NAME
+    """
+    if not isinstance(name, str) or not name.strip():
+        what = "empty" if isinstance(name, str) else f"not text ({name!r})"
+        raise SqlnbError(f"the model name is {what}: give --model NAME")
+    return name
 
 
 def entry(db: Database, name: str) -> Entry:

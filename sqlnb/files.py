@@ -108,6 +108,8 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
     """Load a model file into the database (replacing a model of the same name, atomically);
     returns the model's name. Every value a training would have refused is refused here too,
     naming the file and the value, before anything is written."""
+    if name is not None:
+        catalog.check_name(name)
     file = path / f"{MODELS.name}.parquet"
     if not file.exists():
         raise SqlnbError(f"{str(path)!r} is not a model file: no {MODELS.name}.parquet in it")

@@ -24,14 +24,37 @@ def source_node(name: str) -> exp.Table:
     return templates.table(name)
 
 
-def require(table: str, columns: dict[str, str], wanted: dict[str, str]) -> None:
-    """Refuse a table that lacks a column: ``wanted`` maps each role to the column's name."""
+def require(
+    table: str,
+    columns: dict[str, str],
+    wanted: dict[str, str],
+    flags: dict[str, str] | None = None,
+) -> None:
+    """Refuse a table that lacks a column: ``wanted`` maps each role to the column's name.
+    For a role with an option in ``flags`` (an id column), the table's one plausible id
+    column (``id``, ``..._id``), if it has exactly one, is suggested with that option."""
     for role, column_name in wanted.items():
         if column_name not in columns:
             have = ", ".join(columns) or "none"
+            hint = ""
+            flag = (flags or {}).get(role)
+            if flag is not None:
+                others = set(wanted.values())
+                plausible = [c for c in columns if c not in others and _id_like(c)]
+                if len(plausible) == 1:
+                    hint = f": give {flag} {plausible[0]}"
             raise SqlnbError(
-                f"table {table!r} has no {role} column {column_name!r} (its columns: {have})"
+                f"table {table!r} has no {role} column {column_name!r} (its columns: {have})" + hint
             )
+
+
+def _id_like(column: str) -> bool:
+    """``id``, ``review_id``, ``reviewId``: a column that may be an id.
+
+    >>> [_id_like(c) for c in ("id", "review_id", "reviewId", "paid", "text")]
+    [True, True, True, False, False]
+    """
+    return column.lower() == "id" or column.lower().endswith("_id") or column.endswith("Id")
 
 
 def _user(name: str) -> exp.Column:
@@ -57,7 +80,8 @@ class Tokens:
 
     def query(self, db: Database) -> exp.Select:
         columns = db.columns(source_node(self.table))
-        require(self.table, columns, {"document id": self.doc, "word": self.word})
+        flags = {"document id": "--doc-column"}
+        require(self.table, columns, {"document id": self.doc, "word": self.word}, flags)
         name = self._count_column(columns)
         if name is None:
             return self.render(exp.convert(1))
@@ -123,6 +147,10 @@ class Labels:
     doc: str = "doc_id"
     label: str = "label"
     weight: str | None = None
+    # what the table is, for errors, and whether each of its rows is a document of its own
+    # (a docs table: two rows of one id are refused, not merged)
+    what: str = "labels table"
+    one_row_each: bool = False
 
     @property
     def name(self) -> str:
@@ -132,7 +160,9 @@ class Labels:
 
     def query(self, db: Database) -> exp.Select:
         columns = db.columns(source_node(self.name))
-        require(self.name, columns, {"document id": self.doc, "label": self.label})
+        flag = "--id-column" if self.one_row_each else "--doc-column"
+        wanted = {"document id": self.doc, "label": self.label}
+        require(self.name, columns, wanted, {"document id": flag})
         if self.weight is not None:
             require(self.name, columns, {"weight": self.weight})
         return templates.select(
@@ -152,27 +182,35 @@ class Labels:
         every_row = query.copy()
         every_row.set("distinct", None)  # NULLs are counted per row, not per distinct pair
         row = db.fetch_dicts(templates.render("check/labels.sql", labels=every_row))[0]
-        name = self.name
+        name = f"{self.what} {self.name!r}"
         if not row["n_rows"]:
-            raise SqlnbError(f"labels table {name!r} is empty: nothing to {purpose}")
+            raise SqlnbError(f"{name} is empty: nothing to {purpose}")
         if row["null_doc"]:
             raise SqlnbError(
-                f"labels table {name!r} has {row['null_doc']} rows with a NULL document id "
-                f"in column {self.doc!r}"
+                f"{name} has {row['null_doc']} rows with a NULL document id in column {self.doc!r}"
             )
         if row["null_label"]:
             raise SqlnbError(
-                f"labels table {name!r} has {row['null_label']} rows with a NULL label "
-                f"in column {self.label!r}"
+                f"{name} has {row['null_label']} rows with a NULL label in column {self.label!r}"
             )
         if row["bad_weight"]:
             raise SqlnbError(
-                f"labels table {name!r} has {row['bad_weight']} sample weights that are "
+                f"{name} has {row['bad_weight']} sample weights that are "
                 "NULL, NaN, infinite or negative"
             )
         if row["conflicts"]:
             doc = db.fetch(templates.render("check/conflict.sql", labels=query))[0][0]
-            raise SqlnbError(f"labels table {name!r} gives document {doc} two different labels")
+            raise SqlnbError(f"{name} gives document {doc} two different labels")
+        if self.one_row_each:
+            ids = templates.render(
+                "check/table.sql", id=_user(self.doc), source=source_node(self.name)
+            )
+            if db.fetch_dicts(ids)[0]["n_ids"] != row["n_rows"]:
+                doc = db.fetch(templates.render("check/conflict.sql", labels=every_row))[0][0]
+                raise SqlnbError(
+                    f"{name} has two rows for document {doc}: each row is a document, so "
+                    f"its ids (column {self.doc!r}) must be unique"
+                )
         return self.values(db, query)
 
     def values(self, db: Database, query: exp.Select) -> list[str]:
@@ -199,7 +237,7 @@ class Table:
     def labels(self) -> Labels:
         if self.label is None:
             raise SqlnbError(f"table {self.table!r}: give the label column")
-        return Labels(self.table, self.id, self.label, self.weight)
+        return Labels(self.table, self.id, self.label, self.weight, "table")
 
     def columns(self, db: Database) -> dict[str, str]:
         """The table's columns and their types (on SQLite, the storage class of the values)."""
@@ -250,7 +288,7 @@ class Docs:
             object.__setattr__(self, "id", doc)
 
     def labels(self) -> Labels:
-        return Labels(self.table, self.id, self.label, self.weight)
+        return Labels(self.table, self.id, self.label, self.weight, "docs table", True)
 
     def node(self) -> exp.Expr:
         return source_node(self.table)
@@ -262,7 +300,7 @@ class Docs:
     def check(self, db: Database) -> None:
         """Refuse a table without the id or text column."""
         columns = db.columns(self.node())
-        require(self.table, columns, {"id": self.id, "text": self.text})
+        require(self.table, columns, {"id": self.id, "text": self.text}, {"id": "--id-column"})
 
 
 Source = Tokens | Table | Docs

@@ -91,11 +91,9 @@ def refresh(db: Database, model: str | None = None) -> None:
         for row in _rows(db, None if model is None else [model]):
             db.execute(row)
         return
-    for the_kind in KINDS.values():  # the tables they read, as this sqlnb keeps them
-        if the_kind.functions:
-            for statement in (*catalog.creates(db, the_kind), *the_kind.upgrades()):
-                db.execute(statement)
-    for statement in lists.made(db):
+    kinds = [k for k in KINDS.values() if k.functions]  # the tables they read, as this sqlnb
+    upgrades = {s.sql(): s for k in kinds for s in k.upgrades()}  # keeps them (once each)
+    for statement in (*catalog.creates(db, *kinds), *upgrades.values()):
         db.execute(statement)
     # the functions' text names the schema (PostgreSQL) or the database (ClickHouse)
     where = db.backend.schema or ""
@@ -198,6 +196,7 @@ def statements(
     if form == "spark":  # no table argument: IDENTIFIER() takes only a constant
         return [*functions.spark(db, label, proba), *records]
     return [
+        *lists.made(db),  # the table of stored lookup rows, before the macros that read it
         templates.render("macros/classify.sql", body=label),
         templates.render("macros/proba.sql", body=proba),
         templates.render("macros/predict.sql", body=checked_table.subquery("b")),

@@ -87,6 +87,7 @@ def train(
     tokenizer: Tokenizer | None = None,
 ) -> Trained:
     """Train ``model`` by EM (replacing a model of that name) in one transaction."""
+    catalog.check_name(model)
     source, unlabeled = as_source(data), as_source(em.unlabeled)
     the_kind = kind_for(kind, source)
     params = the_kind.resolve(hyper or {})

@@ -192,6 +192,7 @@ def train(
     (after pruning). Without ``check`` the inputs are taken as checked. With
     ``dialect`` the statements are a script for that engine (every table created, text
     tokenized in its SQL), to print rather than apply."""
+    catalog.check_name(model)
     if dialect is None:
         db.backend.check_writable()
     source = as_source(data)

@@ -1,6 +1,6 @@
 """The commands that write: train (and ``sql train``), retune, predict (and ``sql predict``),
-classify, tokenize, tune, export, import, drop, functions, demo. Each is a thin layer over the
-API."""
+classify, tokenize, tune, export, import, drop, demo (``functions``: :mod:`sqlnb.cli.upkeep`).
+Each is a thin layer over the API."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import typer
 from sqlglot import exp
 
 from sqlnb import files, training, tuning
+from sqlnb.cli import upkeep  # noqa: F401  (registers ``sqlnb functions``)
 from sqlnb.cli.console import (
     FILE_SUFFIXES,
     OTHER_FILES,
@@ -44,6 +45,7 @@ from sqlnb.cli.options import (
     TokenizerOptions,
     UncalibratedOpt,
     UnseenOpt,
+    renamed,
     uses,
 )
 from sqlnb.cli.registry import command, print_script
@@ -317,8 +319,12 @@ def calibrate(
 @command()
 def classify(
     db: DbArg,
-    update: Annotated[str, typer.Option(help="The table whose rows to classify, in place.")],
-    into: Annotated[str, typer.Option(help="Column to write the label into (added if missing).")],
+    update: Annotated[
+        str | None, typer.Option(help="The table whose rows to classify, in place.")
+    ] = None,
+    into: Annotated[
+        str, typer.Option(help="Column to write the label into (added if missing).")
+    ] = "",
     model_name: ModelOpt = "default",
     id_column: Annotated[str | None, typer.Option(help="Id column of UPDATE (default: id).")] = (
         None
@@ -346,9 +352,13 @@ def classify(
     uncalibrated: UncalibratedOpt = False,
     priors: PriorsOpt = None,
     costs: CostsOpt = None,
+    table: Annotated[str | None, typer.Option(hidden=True, help="Old name of --update.")] = None,
 ) -> None:
     """Write predicted labels (and probabilities) into columns of your own table, in one
     transaction; every other column and row stays as it was."""
+    update = renamed("--table", "--update", table, update)
+    if not update or not into:
+        fail("give --update TABLE (the table to classify) and --into COLUMN")
     with opened(db) as database:
         m = load(database, model_name)
         id_name = id_column or "id"
@@ -462,20 +472,6 @@ def drop_model(db: DbArg, model_name: ModelOpt = "default") -> None:
     with opened(db) as database:
         training.drop(database, model_name)
     echo(f"dropped model {model_name!r}")
-
-
-@command()
-def functions(db: DbArg) -> None:
-    """Store each text model's lookup row for DuckDB's SQL functions, which otherwise build it
-    in each query (a write of a model deletes its row)."""
-    from sqlnb import macros
-
-    with opened(db) as database:
-        stored = macros.store(database)
-    echo(
-        f"stored the lookup rows of {len(stored)} models"
-        + (f": {', '.join(stored)}" if stored else "")
-    )
 
 
 @command()

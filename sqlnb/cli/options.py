@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, TypeVar, cast
@@ -322,3 +323,14 @@ def expand(
     wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in params}
     return wrapper
+
+
+def renamed(old: str, new: str, given: str | None, value: str | None) -> str | None:
+    """A renamed option's old name, kept for a release: its ``given`` value stands for the new
+    option's (both given: an error), with a one-line deprecation note on stderr."""
+    if given is None:
+        return value
+    if value is not None:
+        raise typer.BadParameter(f"{old} is the old name of {new}: give {new} alone")
+    sys.stderr.write(f"Deprecated: {old} is now {new}; {old} will be removed in a later release\n")
+    return given

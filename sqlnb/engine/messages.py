@@ -37,6 +37,12 @@ def explain(error: BaseException, path: str | None, read_only: str | None) -> st
             f"{LOCK_TIMEOUT}, still after the seconds --wait allows (default 30); try again "
             "when it has finished, or give --wait SECONDS"
         )
+    schema = missing_schema(message)
+    if schema is not None:
+        return (
+            f"schema {schema!r} does not exist: a name with a dot is schema.table "
+            "(create the schema first, or choose a name without a dot)"
+        )
     missing = missing_name(message)
     if missing is not None:
         return f"table {missing!r} does not exist"
@@ -53,6 +59,12 @@ def missing_table(source: exp.Expr, error: BaseException) -> tuple[str, bool]:
     table is missing (or a view whose own tables are gone, named as such) rather than, say,
     that the role may not read it."""
     message = one_line(error)
+    if isinstance(source, exp.Table) and isinstance(source.this, exp.ReadParquet):
+        files = source.this.expressions
+        path = files[0].name if files else ""
+        if "no files found" in message.lower() or "no such file" in message.lower():
+            return f"Parquet file {path!r} does not exist", True
+        return f"cannot read Parquet file {path!r}: {message}", False
     if isinstance(source, exp.Table):
         name = ".".join(p.name for p in source.parts)
         whole = str(error)  # a name may hold a line break: its message is more than one line
@@ -86,6 +98,28 @@ MISSING_NAME = (
     r"Unknown table expression identifier '(.+?)'",  # ClickHouse
     r"Table (\S+) does not exist",  # ClickHouse
 )
+
+
+MISSING_SCHEMA = (
+    r"Schema with name (.+?) does not exist",  # DuckDB
+    r"unknown database (\S+)",  # SQLite
+    r'schema "(.+?)" does not exist',  # PostgreSQL
+    r"\[SCHEMA_NOT_FOUND\] The schema (\S+) cannot be found",  # Spark
+    r"Database (\S+) does not exist",  # ClickHouse
+)
+
+
+def missing_schema(message: str) -> str | None:
+    """The schema an engine reports missing, if it says.
+
+    >>> missing_schema("Catalog Error: Schema with name p_1 does not exist!")
+    'p_1'
+    """
+    for pattern in MISSING_SCHEMA:
+        found = re.search(pattern, message, flags=re.IGNORECASE)
+        if found:
+            return found.group(1).strip("`\"'").split(".")[-1].strip("`\"'")
+    return None
 
 
 def missing_name(message: str) -> str | None:

@@ -107,9 +107,10 @@ def _ranked(section: Ranked) -> str:
         boxes.append(f'<div class="box"><h3>{esc(label)}</h3><ol class="words">{items}</ol></div>')
     return (
         f'<section class="fill"><h2>{esc(_heading(section.title))}</h2>'
-        f'<div class="grid">{"".join(boxes)}</div><p class="note">Ranked by θ<sub>kw</sub> · '
-        "(log θ<sub>kw</sub> − mean log θ of the word in the other classes), as "
-        "<code>sqlnb show</code>; bars relative to each class's top word.</p></section>"
+        f'<div class="grid">{"".join(boxes)}</div><p class="note">Ranked by log θ<sub>kw</sub>'
+        " − log(mean θ of the word in the other classes): how many times likelier the word is "
+        "in the class, as <code>sqlnb show</code>; bars relative to each class's top word.</p>"
+        "</section>"
         if boxes
         else ""
     )
