@@ -352,6 +352,7 @@ def duckdb_docs(n: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["doc_id", "text", "label"])
 
 
+@pytest.mark.slow  # 14 models and 7 tokenizers, about 17 s (issue 36)
 def test_duckdb_macros_equal_predict_for_every_kind_and_tokenizer(tmp_path):
     import duckdb
 

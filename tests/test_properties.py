@@ -104,6 +104,7 @@ def _sklearn(c: dict[str, Any]) -> tuple[list, np.ndarray, np.ndarray]:
     return docs, nb.classes_, nb.predict_log_proba(matrix(c["test"], docs))
 
 
+@pytest.mark.slow  # 25 hypothesis examples, about 20 s (issue 36)
 @SETTINGS
 @given(c=corpora())
 def test_parity_with_scikit_learn(c: dict[str, Any]) -> None:
@@ -166,6 +167,7 @@ def _split(tokens: pd.DataFrame, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["doc_id", "word", "count"])
 
 
+@pytest.mark.slow  # 15 hypothesis examples, about 20 s (issue 36)
 @settings(SETTINGS, max_examples=15)
 @given(c=corpora())
 def test_invariant_to_row_order_and_to_splitting_counts_across_rows(c: dict[str, Any]) -> None:
