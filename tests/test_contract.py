@@ -160,9 +160,11 @@ def test_model_file_round_trip(duck, name, tmp_path: Path):
         import_model(fresh.db, tmp_path / "m", "copy")
         copy = sqlnb.load(fresh.db, "copy")
         assert copy.kind_name == name
-        assert sorted(rows(copy.predict_log_proba(data.test()))) == sorted(
-            rows(model.predict_log_proba(data.test()))
-        )
+        # the same numbers to the digits DuckDB's parallel sums keep (their order of additions
+        # may change between runs: 3e-14 seen at -11.3 under two xdist workers)
+        a, b = log_probas(copy, data.test()), log_probas(model, data.test())
+        assert a.keys() == b.keys() and a
+        assert max(abs(a[k] - b[k]) for k in a) <= 1e-12
 
 
 @pytest.mark.parametrize("name", NAMES)
