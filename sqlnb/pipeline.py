@@ -190,7 +190,7 @@ class Pipeline:
         inputs = the_kind.inputs(db, source, entry.params, dialect=dialect)
         if isinstance(source, Docs) and db.dialect.tokenizes_first and dialect is None:
             inputs = {  # raw text tokenized once, not wherever the tokens are read
-                name: exp.select("*").from_(db.temporary(scratch.name(f"{name}_tokens"), query))
+                name: exp.select("*").from_(db.temporary(scratch.fresh(f"{name}_tokens"), query))
                 for name, query in inputs.items()
             }
         if check and isinstance(source, Tokens):
