@@ -25,6 +25,7 @@ goes to stdout, progress to stderr.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import platform
@@ -383,6 +384,11 @@ def main() -> int:
     except ImportError:
         has_chdb = False
         log("chdb is not installed: no ClickHouse comparison (pip install chdb)")
+    # sqlnb's bytecode, as an installed package has it (pip compiles at install; an editable
+    # checkout run with PYTHONDONTWRITEBYTECODE would compile every module in every process)
+    import sqlnb
+
+    compileall.compile_dir(Path(sqlnb.__file__).parent, quiet=1)
     measured = []
     for size in args.sizes.split(","):
         for k in args.classes.split(","):
