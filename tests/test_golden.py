@@ -1,11 +1,17 @@
-"""Golden files of the generated SQL for every dialect; each parses back.
+"""Golden SQL per construct (tests/goldens.py: the layout): the scripts ``sqlnb sql`` prints
+for every dialect, and the SQL functions' definitions on each engine, each split into its
+statements and their common table expressions, one small file per piece and dialect. Each
+script parses back in its dialect.
 
-Regenerate after an intended change: SQLNB_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py
+Regenerate after an intended change (the diff of tests/golden/ then shows what changed):
+SQLNB_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_golden.py
 """
 
 from __future__ import annotations
 
 import os
+import sqlite3
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
@@ -13,16 +19,47 @@ import pytest
 import sqlglot
 
 import sqlnb
-from sqlnb import engine, training
-from sqlnb.engine import scratch
+from sqlnb import macros
+from sqlnb.engine import DIALECTS, Database, dialects, scratch
+from sqlnb.shape import Shape
+from tests import cli, goldens
 
-GOLDEN = Path(__file__).parent / "golden"
-DIALECTS = list(engine.DIALECTS)
+ALL = list(DIALECTS)  # the printed ones too: bigquery, snowflake, trino
+
+# sqlnb sql COMMAND ...: the scripts a user runs, on a database with the models "spam"
+# (Bernoulli, from tokens) and "triage" (mixed, from a table)
+SCRIPTS: dict[str, list[str]] = {
+    "train_bernoulli": [
+        "train", "--tokens", "tokens", "--labels", "labels", "--model", "spam",
+        "--kind", "bernoulli",
+    ],
+    "predict_bernoulli": ["predict", "--model", "spam", "--tokens", "tokens",
+                          "--output", "predictions"],
+    "evaluate_bernoulli": ["evaluate", "--model", "spam", "--tokens", "tokens",
+                           "--labels", "labels"],
+    "predict_mixed": ["predict", "--model", "triage", "--table", "patients", "--id-column", "id",
+                      "--output", "triaged", "--proba"],
+}  # fmt: skip
+FUNCTIONS = ["functions_duckdb", "functions_duckdb_stored", "functions_sqlite"]
+EVALUATION = ["outcomes", "confusion", "per_class", "summary", "reliability"]
+
+
+def _normal(text: str) -> str:
+    """The text without what changes from run to run: sqlnb's version, the scratch names."""
+    return text.replace(sqlnb.__version__, "<version>").replace(scratch.TOKEN, "xxxxxxxx")
+
+
+def _statements(text: str) -> list[str]:
+    """A script's statements, each with its ``;\\n`` (sqlglot prints one to a line end)."""
+    parts = text.split(";\n")
+    assert parts[-1] == "", "a script ends with ;"
+    return [p + ";\n" for p in parts[:-1]]
 
 
 @pytest.fixture(scope="module")
-def scripts() -> dict[tuple[str, str], str]:
-    con = duckdb.connect()
+def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    path = tmp_path_factory.mktemp("golden") / "db.duckdb"
+    con = duckdb.connect(str(path))
     con.execute(
         "CREATE TABLE tokens AS SELECT * FROM (VALUES (1, 'a', 2), (2, 'b', 1)) "
         "AS t(doc_id, word, count)"
@@ -34,40 +71,108 @@ def scripts() -> dict[tuple[str, str], str]:
         "CREATE TABLE patients AS SELECT * FROM (VALUES (1, 36.6, 'no', 'ok'), "
         "(2, 39.1, 'yes', 'ill')) AS t(id, temperature, cough, label)"
     )
+    con.execute(
+        "CREATE TABLE emails AS SELECT * FROM (VALUES (1, 'Cheap pills now', 'spam'), "
+        "(2, 'Lunch at noon?', 'ham')) AS t(id, body, label)"
+    )
     db = sqlnb.connect(con)
-    text = sqlnb.train(db, "tokens", "labels", model="spam", kind="bernoulli")
-    table = sqlnb.train(db, sqlnb.Table("patients"), model="triage")
-    out: dict[tuple[str, str], str] = {}
-    for d in DIALECTS:
-        # a script for another database creates every table (as --print-sql does)
-        plan = training.train(db, "tokens", "labels", model="spam", kind="bernoulli", dialect=d)
-        out[d, "train_bernoulli"] = plan.script(d)
-        out[d, "predict_bernoulli"] = engine.script(
-            text.prediction_statements("tokens", "predictions", replace=True, guard=False), d
-        )
-        create, queries, drop = text.evaluation_statements("tokens", "labels", guard=False)
-        out[d, "evaluate_bernoulli"] = engine.script([drop, create, *queries, drop], d)
-        out[d, "predict_mixed"] = engine.script(
-            table.prediction_statements(
-                sqlnb.Table("patients"), "triaged", proba=True, replace=True, guard=False
-            ),
-            d,
-        )
-    return out
+    sqlnb.train(db, "tokens", "labels", model="spam", kind="bernoulli")
+    sqlnb.train(db, sqlnb.Table("patients"), model="triage")
+    sqlnb.train(db, sqlnb.Docs("emails", id="id", text="body"), sqlnb.Labels("emails", doc="id"),
+                model="mail")  # fmt: skip
+    con.close()
+    yield path
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
-@pytest.mark.parametrize(
-    "name", ["train_bernoulli", "predict_bernoulli", "evaluate_bernoulli", "predict_mixed"]
-)
-def test_golden_sql(scripts, dialect, name):
-    path = GOLDEN / dialect / f"{name}.sql"
-    text = scripts[dialect, name]
-    text = text.replace(sqlnb.__version__, "<version>").replace(scratch.TOKEN, "xxxxxxxx")
+def _check(family: str, dialect: str, split: goldens.Split, whole: str) -> None:
+    """Compare (or with SQLNB_UPDATE_GOLDEN, write) the family's files for the dialect."""
+    files = split.files(dialect)
+    assert goldens.join(files[f"{dialect}.sql"], split.pieces) == whole, "the split loses text"
     if os.environ.get("SQLNB_UPDATE_GOLDEN"):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"missing golden file {path}: run with SQLNB_UPDATE_GOLDEN=1"
-    assert text == path.read_text()
-    parsed = sqlglot.parse(path.read_text(), read=engine.dialect(dialect).sqlglot)
-    assert all(p is not None for p in parsed) and len(parsed) == text.count(";\n")
+        goldens.write(family, dialect, files)
+    changed = goldens.differences(family, files, goldens.stored(family, dialect))
+    if changed:  # the diff alone, without the test's source around it
+        pytest.fail(f"the SQL of {family} on {dialect} changed:\n{changed}", pytrace=False)
+
+
+@pytest.mark.parametrize("dialect", ALL)
+@pytest.mark.parametrize("family", list(SCRIPTS))
+def test_scripts(database: Path, family: str, dialect: str) -> None:
+    """The script of ``sqlnb sql ...`` as a user gets it, per statement and CTE; it parses."""
+    command, *options = SCRIPTS[family]
+    text = cli.run("sql", command, database, *options, "--dialect", dialect, ok=True).stdout
+    text = _normal(text)
+    statements = _statements(text)
+    names: list[str | None] = [None] * len(statements)
+    if family.startswith("evaluate"):  # its queries are SELECTs: named by what they give
+        queries = [i for i, s in enumerate(statements) if goldens.piece_name(s) or _select(s)]
+        names = [None] * len(statements)
+        for i, name in zip(queries, EVALUATION, strict=True):
+            names[i] = name
+    split = goldens.Split()
+    for statement, name in zip(statements, names):
+        split.statement(statement, name)
+    _check(family, dialect, split, text)
+    parsed = sqlglot.parse(text, read=dialects.dialect(dialect).sqlglot)
+    assert all(p is not None for p in parsed) and len(parsed) == len(statements)
+
+
+def _select(statement: str) -> bool:
+    return statement.startswith(("SELECT", "WITH"))
+
+
+def _trees(db: Database, make: Callable[[], list]) -> str:
+    """The statements ``make`` returns (trees or the engine's texts), as one pretty script."""
+    return _normal(dialects.script(make(), db.dialect.name))
+
+
+def _split_texts(texts: list[str]) -> goldens.Split:
+    split = goldens.Split()
+    for text in texts:
+        split.statement(text)
+    return split
+
+
+def test_duckdb_macros(database: Path) -> None:
+    """DuckDB's macros sqlnb_classify, sqlnb_proba and sqlnb_predict, as a training writes
+    them (each model's lookup row built in each query) and after ``sqlnb functions``."""
+    con = duckdb.connect(str(database))
+    db = Database.connect(con)
+    for family, store in (("functions_duckdb", False), ("functions_duckdb_stored", True)):
+        if store:
+            macros.store(db)
+        keys = Shape.of(db).keys
+        parts = [dialects.script([s], "duckdb") for s in macros.statements(db, keys)]
+        _check(family, "duckdb", _split_texts([_normal(p) for p in parts]), _normal("".join(parts)))
+    con.close()
+
+
+def test_sqlite_registered_query(database: Path, tmp_path: Path) -> None:
+    """SQLite's sqlnb_classify and sqlnb_proba run one query per model (register_sqlite):
+    the query of the text model "mail", its parameters :sqlnb_model and :sqlnb_text."""
+    target = tmp_path / "db.sqlite"
+    cli.run("export", database, "--model", "mail", "--to", tmp_path / "mail", ok=True)
+    cli.run("import", f"sqlite:///{target}", tmp_path / "mail", "--model", "mail", ok=True)
+    connection = sqlite3.connect(target)
+    seen: list[str] = []
+    connection.set_trace_callback(seen.append)
+    macros.register_sqlite(connection)
+    seen.clear()
+    assert connection.execute("SELECT sqlnb_classify('mail', 'cheap pills')").fetchone()
+    queries = [s for s in seen if "sqlnb_text" in s or "cheap pills" in s]
+    connection.close()
+    assert queries, seen
+    text = _normal(queries[-1].removeprefix("-- "))
+    tree = sqlglot.parse_one(text, read="sqlite")
+    pretty = dialects.script([tree], "sqlite")
+    split = goldens.Split()
+    split.statement(pretty, "query")
+    _check("functions_sqlite", "sqlite", split, pretty)
+
+
+def test_every_family_is_generated() -> None:
+    """A folder of tests/golden that no test writes any more is a golden nobody checks."""
+    folders = {p.name for p in goldens.ROOT.iterdir() if p.is_dir()}
+    assert folders == {*SCRIPTS, *FUNCTIONS}, (
+        f"remove or generate: {folders ^ {*SCRIPTS, *FUNCTIONS}}"
+    )

@@ -1,0 +1,11 @@
+SELECT
+  o.true_label AS true_label,
+  o.predicted AS predicted,
+  COUNT(*) AS count
+FROM sqlnb_outcomes_xxxxxxxx AS o
+GROUP BY
+  true_label,
+  predicted
+ORDER BY
+  o.true_label NULLS LAST,
+  o.predicted NULLS LAST;

@@ -1,0 +1,3 @@
+  SELECT DISTINCT
+    doc_id
+  FROM sqlnb_truth AS s

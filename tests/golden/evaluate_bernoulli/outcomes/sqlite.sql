@@ -1,0 +1,69 @@
+CREATE TEMPORARY TABLE sqlnb_outcomes_xxxxxxxx AS
+WITH sqlnb_truth AS (
+@truth
+), sqlnb_input AS (
+@input
+), sqlnb_documents AS (
+@documents
+), sqlnb_jll AS (
+@jll
+), sqlnb_posterior AS (
+@posterior
+)
+SELECT
+  g.doc_id AS doc_id,
+  g.true_label AS true_label,
+  g.predicted AS predicted,
+  COALESCE(g.p_true, CAST(0 AS REAL)) AS p_true,
+  COALESCE(g.confidence, CAST(0 AS REAL)) AS confidence,
+  COALESCE(g.p_squares, CAST(0 AS REAL)) AS p_squares
+FROM (
+  SELECT
+    k.doc_id AS doc_id,
+    MAX(CASE WHEN k.is_true = 1 THEN k.label END) AS true_label,
+    MAX(CASE WHEN k.is_top = 1 THEN k.label END) AS predicted,
+    MAX(CASE WHEN k.is_true = 1 THEN k.proba END) AS p_true,
+    MAX(CASE WHEN k.is_top = 1 THEN k.proba END) AS confidence,
+    SUM(CASE WHEN k.proba < 1E-150 THEN 0 ELSE k.proba * k.proba END) AS p_squares
+  FROM (
+    SELECT
+      u.doc_id AS doc_id,
+      u.label AS label,
+      MAX(u.is_true) AS is_true,
+      MAX(u.is_top) AS is_top,
+      MAX(u.proba) AS proba
+    FROM (
+      SELECT
+        y.doc_id AS doc_id,
+        CAST(y.label AS TEXT) AS label,
+        1 AS is_true,
+        0 AS is_top,
+        CAST(NULL AS REAL) AS proba
+      FROM sqlnb_truth AS y
+      UNION ALL
+      SELECT
+        p.doc_id AS doc_id,
+        c.label AS label,
+        0 AS is_true,
+        CASE WHEN p.rn = 1 THEN 1 ELSE 0 END AS is_top,
+        p.proba AS proba
+      FROM sqlnb_posterior AS p
+      JOIN (
+        SELECT
+          class_id,
+          label
+        FROM sqlnb_classes
+        WHERE
+          model = 'spam'
+      ) AS c
+        ON c.class_id = p.class_id
+    ) AS u
+    GROUP BY
+      u.doc_id,
+      u.label
+  ) AS k
+  GROUP BY
+    k.doc_id
+  HAVING
+    MAX(k.is_true) = 1
+) AS g;

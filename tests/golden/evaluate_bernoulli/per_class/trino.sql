@@ -1,0 +1,50 @@
+SELECT
+  s.label AS label,
+  CASE
+    WHEN s.predicted > 0
+    THEN CAST(s.tp AS DOUBLE) / s.predicted
+    ELSE CAST(0 AS DOUBLE)
+  END AS "precision",
+  CASE
+    WHEN s.support > 0
+    THEN CAST(s.tp AS DOUBLE) / s.support
+    ELSE CAST(0 AS DOUBLE)
+  END AS recall,
+  CASE
+    WHEN s.support + s.predicted > 0
+    THEN CAST(2 * s.tp AS DOUBLE) / (
+      s.support + s.predicted
+    )
+    ELSE CAST(0 AS DOUBLE)
+  END AS f1,
+  CAST(s.support AS BIGINT) AS support
+FROM (
+  SELECT
+    u.label AS label,
+    SUM(u.tp) AS tp,
+    SUM(u.is_true) AS support,
+    SUM(u.is_predicted) AS predicted
+  FROM (
+    SELECT
+      o.true_label AS label,
+      CASE
+        WHEN o.true_label = o.predicted
+        THEN CAST(1 AS DOUBLE)
+        ELSE CAST(0 AS DOUBLE)
+      END AS tp,
+      CAST(1 AS DOUBLE) AS is_true,
+      CAST(0 AS DOUBLE) AS is_predicted
+    FROM sqlnb_outcomes_xxxxxxxx AS o
+    UNION ALL
+    SELECT
+      o.predicted AS label,
+      CAST(0 AS DOUBLE) AS tp,
+      CAST(0 AS DOUBLE) AS is_true,
+      CAST(1 AS DOUBLE) AS is_predicted
+    FROM sqlnb_outcomes_xxxxxxxx AS o
+  ) AS u
+  GROUP BY
+    u.label
+) AS s
+ORDER BY
+  s.label;

@@ -1,0 +1,115 @@
+SELECT
+  a.n_docs AS n_docs,
+  a.accuracy AS accuracy,
+  f.macro_f1 AS macro_f1,
+  a.log_loss AS log_loss,
+  a.brier AS brier,
+  e.ece AS ece
+FROM (
+  SELECT
+    COUNT(*) AS n_docs,
+    AVG(
+      CASE
+        WHEN o.true_label = o.predicted
+        THEN CAST(1 AS Nullable(Float64))
+        ELSE CAST(0 AS Nullable(Float64))
+      END
+    ) AS accuracy,
+    -AVG(
+      LN(
+        CASE
+          WHEN o.p_true < 2.220446049250313e-16
+          THEN 2.220446049250313e-16
+          WHEN o.p_true > 1 - 2.220446049250313e-16
+          THEN 1 - 2.220446049250313e-16
+          ELSE o.p_true
+        END
+      )
+    ) AS log_loss,
+    AVG(o.p_squares - 2 * o.p_true + 1) AS brier
+  FROM sqlnb_outcomes_xxxxxxxx AS o
+) AS a
+CROSS JOIN (
+  SELECT
+    AVG(pc.f1) AS macro_f1
+  FROM (
+    SELECT
+      s.label AS label,
+      CASE
+        WHEN s.predicted > 0
+        THEN s.tp / s.predicted
+        ELSE CAST(0 AS Nullable(Float64))
+      END AS "precision",
+      CASE WHEN s.support > 0 THEN s.tp / s.support ELSE CAST(0 AS Nullable(Float64)) END AS recall,
+      CASE
+        WHEN s.support + s.predicted > 0
+        THEN 2 * s.tp / (
+          s.support + s.predicted
+        )
+        ELSE CAST(0 AS Nullable(Float64))
+      END AS f1,
+      CAST(s.support AS Nullable(Int64)) AS support
+    FROM (
+      SELECT
+        u.label AS label,
+        SUM(u.tp) AS tp,
+        SUM(u.is_true) AS support,
+        SUM(u.is_predicted) AS predicted
+      FROM (
+        SELECT
+          o.true_label AS label,
+          CASE
+            WHEN o.true_label = o.predicted
+            THEN CAST(1 AS Nullable(Float64))
+            ELSE CAST(0 AS Nullable(Float64))
+          END AS tp,
+          CAST(1 AS Nullable(Float64)) AS is_true,
+          CAST(0 AS Nullable(Float64)) AS is_predicted
+        FROM sqlnb_outcomes_xxxxxxxx AS o
+        UNION ALL
+        SELECT
+          o.predicted AS label,
+          CAST(0 AS Nullable(Float64)) AS tp,
+          CAST(0 AS Nullable(Float64)) AS is_true,
+          CAST(1 AS Nullable(Float64)) AS is_predicted
+        FROM sqlnb_outcomes_xxxxxxxx AS o
+      ) AS u
+      GROUP BY
+        u.label
+    ) AS s
+    ORDER BY
+      s.label
+  ) AS pc
+) AS f
+CROSS JOIN (
+  SELECT
+    SUM(CAST(r.n_docs AS Nullable(Float64)) * ABS(r.accuracy - r.confidence)) / SUM(CAST(r.n_docs AS Nullable(Float64))) AS ece
+  FROM (
+    SELECT
+      b.bin AS bin,
+      COUNT(*) AS n_docs,
+      AVG(b.confidence) AS confidence,
+      AVG(b.correct) AS accuracy
+    FROM (
+      SELECT
+        CASE
+          WHEN o.confidence >= 1
+          THEN 15
+          WHEN o.confidence <= 0
+          THEN 0
+          ELSE CAST(CEIL(o.confidence * CAST(15 AS Nullable(Float64))) AS Nullable(Int32))
+        END AS bin,
+        o.confidence AS confidence,
+        CASE
+          WHEN o.true_label = o.predicted
+          THEN CAST(1 AS Nullable(Float64))
+          ELSE CAST(0 AS Nullable(Float64))
+        END AS correct
+      FROM sqlnb_outcomes_xxxxxxxx AS o
+    ) AS b
+    GROUP BY
+      b.bin
+    ORDER BY
+      b.bin
+  ) AS r
+) AS e;

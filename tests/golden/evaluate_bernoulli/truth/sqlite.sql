@@ -1,0 +1,5 @@
+  SELECT DISTINCT
+    "doc_id" AS doc_id,
+    "label" AS label,
+    CAST(1 AS REAL) AS weight
+  FROM "labels" AS s

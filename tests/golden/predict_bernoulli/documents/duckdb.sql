@@ -1,0 +1,9 @@
+  SELECT DISTINCT
+    doc_id
+  FROM (
+    SELECT
+      "doc_id" AS doc_id,
+      CAST("word" AS TEXT) AS word,
+      CAST("count" AS DOUBLE) AS count
+    FROM "tokens" AS s
+  ) AS s

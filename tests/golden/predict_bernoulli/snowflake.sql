@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS "predictions";
+@create_predictions

@@ -1,0 +1,3 @@
+DROP TABLE IF EXISTS "predictions";
+@create_predictions
+ANALYZE "predictions";

@@ -1,0 +1,9 @@
+  SELECT
+    "id" AS doc_id,
+    'cough' AS feature,
+    CAST("cough" AS Nullable(String)) AS value
+  FROM "patients" AS s
+  WHERE
+    NOT (
+      "cough" IS NULL
+    )

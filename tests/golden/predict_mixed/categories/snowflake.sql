@@ -1,0 +1,7 @@
+  SELECT
+    "id" AS doc_id,
+    'cough' AS feature,
+    CAST("cough" AS VARCHAR) AS value
+  FROM "patients" AS s
+  WHERE
+    NOT "cough" IS NULL

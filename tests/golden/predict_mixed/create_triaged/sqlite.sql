@@ -1,0 +1,29 @@
+CREATE TABLE "triaged" AS
+WITH sqlnb_rows AS (
+@rows
+), sqlnb_numeric AS (
+@numeric
+), sqlnb_categories AS (
+@categories
+), sqlnb_documents AS (
+@documents
+), sqlnb_jll AS (
+@jll
+), sqlnb_posterior AS (
+@posterior
+)
+SELECT
+  p.doc_id AS doc_id,
+  c.label AS label,
+  p.log_proba AS log_proba,
+  p.proba AS proba
+FROM sqlnb_posterior AS p
+JOIN (
+  SELECT
+    class_id,
+    label
+  FROM sqlnb_classes
+  WHERE
+    model = 'triage'
+) AS c
+  ON c.class_id = p.class_id;

@@ -1,0 +1,7 @@
+  SELECT
+    `id` AS doc_id,
+    'temperature' AS feature,
+    CAST(`temperature` AS DOUBLE) AS value
+  FROM `patients` AS s
+  WHERE
+    NOT `temperature` IS NULL

@@ -1,0 +1,4 @@
+  SELECT
+    "id" AS doc_id,
+    CAST("temperature" AS Nullable(Float64)) AS x0
+  FROM "patients"

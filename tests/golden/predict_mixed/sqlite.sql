@@ -1,0 +1,3 @@
+DROP TABLE IF EXISTS "triaged";
+@create_triaged
+ANALYZE "triaged";

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS "triaged";
+@create_triaged

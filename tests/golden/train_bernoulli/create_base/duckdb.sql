@@ -1,0 +1,7 @@
+CREATE TABLE IF NOT EXISTS sqlnb_base (
+  model TEXT,
+  class_id BIGINT,
+  score DOUBLE,
+  n_zero BIGINT,
+  presence BOOLEAN
+);

@@ -1,0 +1,9 @@
+CREATE TABLE IF NOT EXISTS sqlnb_calibration (
+  model TEXT,
+  method TEXT,
+  class_id BIGINT,
+  lo DOUBLE PRECISION,
+  hi DOUBLE PRECISION,
+  a DOUBLE PRECISION,
+  b DOUBLE PRECISION
+);

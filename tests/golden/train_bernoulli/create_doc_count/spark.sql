@@ -1,0 +1,8 @@
+CREATE TABLE IF NOT EXISTS sqlnb_doc_count (
+  model STRING,
+  n DOUBLE
+)
+USING PARQUET
+PARTITIONED BY (
+  model
+);

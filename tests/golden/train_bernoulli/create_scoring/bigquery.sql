@@ -1,0 +1,13 @@
+CREATE TABLE IF NOT EXISTS sqlnb_scoring (
+  model STRING,
+  word STRING,
+  base INT64,
+  w0 FLOAT64,
+  w1 FLOAT64,
+  w2 FLOAT64,
+  w3 FLOAT64,
+  w4 FLOAT64,
+  w5 FLOAT64,
+  w6 FLOAT64,
+  w7 FLOAT64
+);

@@ -1,0 +1,17 @@
+CREATE TABLE IF NOT EXISTS sqlnb_scoring (
+  model STRING,
+  word STRING,
+  base BIGINT,
+  w0 DOUBLE,
+  w1 DOUBLE,
+  w2 DOUBLE,
+  w3 DOUBLE,
+  w4 DOUBLE,
+  w5 DOUBLE,
+  w6 DOUBLE,
+  w7 DOUBLE
+)
+USING PARQUET
+PARTITIONED BY (
+  model
+);

@@ -1,0 +1,71 @@
+BEGIN;
+@create_models
+CREATE INDEX IF NOT EXISTS sqlnb_models_model ON sqlnb_models(model);
+@create_classes
+CREATE INDEX IF NOT EXISTS sqlnb_classes_model ON sqlnb_classes(model);
+@create_prior
+CREATE INDEX IF NOT EXISTS sqlnb_prior_model ON sqlnb_prior(model);
+@create_tokenizers
+CREATE INDEX IF NOT EXISTS sqlnb_tokenizers_model ON sqlnb_tokenizers(model);
+@create_calibration
+CREATE INDEX IF NOT EXISTS sqlnb_calibration_model ON sqlnb_calibration(model);
+@create_word_counts
+CREATE INDEX IF NOT EXISTS sqlnb_word_counts_model ON sqlnb_word_counts(model);
+@create_doc_freq
+CREATE INDEX IF NOT EXISTS sqlnb_doc_freq_model ON sqlnb_doc_freq(model);
+@create_doc_count
+CREATE INDEX IF NOT EXISTS sqlnb_doc_count_model ON sqlnb_doc_count(model);
+@create_scoring
+CREATE INDEX IF NOT EXISTS sqlnb_scoring_model ON sqlnb_scoring(model);
+@create_base
+CREATE INDEX IF NOT EXISTS sqlnb_base_model ON sqlnb_base(model);
+@create_transform
+CREATE INDEX IF NOT EXISTS sqlnb_transform_model ON sqlnb_transform(model);
+@create_log_theta
+@create_log_absent
+DELETE FROM "sqlnb_models"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_base"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_calibration"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_classes"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_doc_count"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_doc_freq"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_prior"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_scoring"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_tokenizers"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_transform"
+WHERE
+  model = 'spam';
+DELETE FROM "sqlnb_word_counts"
+WHERE
+  model = 'spam';
+@insert_classes
+ANALYZE sqlnb_classes;
+@insert_word_counts
+ANALYZE sqlnb_word_counts;
+@insert_prior
+ANALYZE sqlnb_prior;
+@insert_scoring
+ANALYZE "sqlnb_scoring";
+@insert_base
+ANALYZE sqlnb_base;
+@insert_models
+ANALYZE sqlnb_models;
+COMMIT;
