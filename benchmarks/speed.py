@@ -50,7 +50,7 @@ SQLNB = [PYTHON, "-m", "sqlnb"]
 BARE = [
     PYTHON,
     "-c",
-    "import sqlnb.macros as m; m.refresh = lambda *a, **k: None; "
+    "import sqlnb.functions as m; m.refresh = lambda *a, **k: None; "
     "from sqlnb.cli import main; main()",
 ]
 TEXT_KINDS = ("multinomial", "complement", "bernoulli")

@@ -31,9 +31,9 @@ if os.path.basename(sys.argv[0] if sys.argv else "") == "sqlnb" or getattr(sys, 
 if TYPE_CHECKING:
     from sqlnb.engine import Database
     from sqlnb.errors import SqlnbError
+    from sqlnb.functions import register_sqlite, store_functions
     from sqlnb.hyper import Pruning
     from sqlnb.inputs import Docs, Labels, Table, Tokens
-    from sqlnb.macros import register_sqlite, store_functions
     from sqlnb.model import Model, append, connect, drop, load, models, retune, train
     from sqlnb.tokenizer import Tokenizer
     from sqlnb.tuning import tune
@@ -46,8 +46,8 @@ _WHERE = {
     "Labels": "sqlnb.inputs",
     "Table": "sqlnb.inputs",
     "Tokens": "sqlnb.inputs",
-    "register_sqlite": "sqlnb.macros",
-    "store_functions": "sqlnb.macros",
+    "register_sqlite": "sqlnb.functions",
+    "store_functions": "sqlnb.functions",
     "Model": "sqlnb.model",
     "append": "sqlnb.model",
     "connect": "sqlnb.model",

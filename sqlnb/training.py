@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, macros, templates
+from sqlnb import catalog, events, templates
 from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, Entry
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
@@ -71,8 +71,9 @@ class Training:
 def finish(written: Training, *, functions: bool = True) -> Entry:
     """The one step after every write of a model (train, append, retune, import, each fold
     of tune), inside its transaction: the kind's checks of what was written, the counts'
-    overflow check, the refusal of a text model without a word, and (``functions``) the SQL
-    functions kept current. Returns the model as the catalog now records it."""
+    overflow check, the refusal of a text model without a word, and (``functions``) the
+    announcement that the model was written (:data:`sqlnb.events.MODEL_WRITTEN`: the SQL
+    functions keep current). Returns the model as the catalog now records it."""
     db, model, the_kind = written.db, written.model, written.kind
     the_kind.check(db, model, written.params)
     entry = catalog.entry(db, model)
@@ -81,8 +82,8 @@ def finish(written: Training, *, functions: bool = True) -> Entry:
         raise SqlnbError(f"{written.reads or 'the data'}: the model's counts overflow ({problem})")
     if written.no_words and not entry.info.get("n_features"):
         raise SqlnbError(written.no_words)
-    if functions:
-        macros.refresh(db, model)
+    if functions:  # the SQL functions, among others, keep in step (sqlnb.events)
+        events.announce(events.MODEL_WRITTEN, db, model)
     return entry
 
 
@@ -449,7 +450,7 @@ def drop(db: Database, model: str) -> None:
     with db.transaction():
         for statement in catalog.drop(current):
             db.execute(statement)
-        macros.refresh(db, model)
+        events.announce(events.MODEL_WRITTEN, db, model)
 
 
 def _named(source: Source) -> str:

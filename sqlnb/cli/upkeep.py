@@ -11,10 +11,10 @@ from sqlnb.cli.registry import command
 def functions(db: DbArg) -> None:
     """Store each text model's lookup row for DuckDB's SQL functions, which otherwise build it
     in each query (a write of a model deletes its row)."""
-    from sqlnb import macros
+    from sqlnb import functions as sql_functions
 
     with opened(db) as database:
-        stored = macros.store(database)
+        stored = sql_functions.store(database)
     echo(
         f"stored the lookup rows of {len(stored)} models"
         + (f": {', '.join(stored)}" if stored else "")
