@@ -19,7 +19,7 @@ import pytest
 import sqlglot
 
 import sqlnb
-from sqlnb import macros
+from sqlnb import functions as macros
 from sqlnb.engine import DIALECTS, Database, dialects, scratch
 from sqlnb.shape import Shape
 from tests import cli, goldens
