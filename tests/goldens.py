@@ -28,6 +28,7 @@ _CREATE = re.compile(
     r"(TABLE|VIEW|MACRO|FUNCTION|DICTIONARY|INDEX)(?: IF NOT EXISTS)? ([^\s(]+)"
 )
 _INSERT = re.compile(r"^INSERT INTO ([^\s(]+)")
+_PARAMETERS = re.compile(r"^\(([^)]*)\)", re.DOTALL)
 _REFERENCE = re.compile(r"^@([a-z0-9_]+)$")
 
 
@@ -38,21 +39,30 @@ def _short(name: str) -> str:
 
 
 def piece_name(text: str) -> str | None:
-    """The piece a statement is (by its first line, or the first after its common table
-    expressions: Spark writes them before INSERT), or None for one kept in the script (an
-    index, a DELETE, a DROP: a line or three)."""
-    lines = text.split("\n")
-    heads = [lines[0]]
+    """The piece a statement is (by its first line after a header comment, or the first after
+    its common table expressions: Spark writes them before INSERT), or None for one kept in
+    the script: an index, a DELETE, a DROP, and the copy a DELETE is on Spark."""
+    lines = [line for line in text.split("\n") if not line.startswith("--")]
+    heads = [0]
     if lines[0].startswith("WITH "):
-        heads = [line for line in lines if _CREATE.match(line) or _INSERT.match(line)][:1]
-    for first in heads:
-        created = _CREATE.match(first)
+        heads = [i for i, line in enumerate(lines) if _CREATE.match(line) or _INSERT.match(line)]
+    for i in heads[:1]:
+        created = _CREATE.match(lines[i])
         if created:
             kind, name = created.groups()
-            if kind == "INDEX":
+            if kind == "INDEX" or "__sqlnb_keep_" in name:
                 return None
-            return _short(name) if kind in ("MACRO", "FUNCTION") else f"create_{_short(name)}"
-        inserted = _INSERT.match(first)
+            if kind == "MACRO":
+                return _short(name)
+            if kind != "FUNCTION":
+                return f"create_{_short(name)}"
+            # an overload (PostgreSQL's, for other text types or an id type): its types
+            rest = "\n".join(lines[i:])[created.end() :]
+            found = _PARAMETERS.match(rest)
+            types = [p.split()[-1] for p in found.group(1).split(",") if p.strip()] if found else []
+            plain = all(t.upper() in ("TEXT", "STRING") for t in types)
+            return _short(name) + ("" if plain else "_" + _short("_".join(types)))
+        inserted = _INSERT.match(lines[i])
         if inserted:
             return f"insert_{_short(inserted.group(1))}"
     return None

@@ -13,14 +13,17 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import duckdb
 import pytest
 import sqlglot
+from sqlglot import exp
 
 import sqlnb
-from sqlnb import functions as macros
+from sqlnb import dictionaries, functions
 from sqlnb.engine import DIALECTS, Database, dialects, scratch
+from sqlnb.engine.postgres import PostgresBackend
 from sqlnb.shape import Shape
 from tests import cli, goldens
 
@@ -40,7 +43,14 @@ SCRIPTS: dict[str, list[str]] = {
     "predict_mixed": ["predict", "--model", "triage", "--table", "patients", "--id-column", "id",
                       "--output", "triaged", "--proba"],
 }  # fmt: skip
-FUNCTIONS = ["functions_duckdb", "functions_duckdb_stored", "functions_sqlite"]
+FUNCTIONS = [
+    "functions_duckdb",
+    "functions_duckdb_stored",
+    "functions_sqlite",
+    "functions_postgres",
+    "functions_spark",
+    "functions_clickhouse",
+]
 EVALUATION = ["outcomes", "confusion", "per_class", "summary", "reliability"]
 
 
@@ -140,11 +150,59 @@ def test_duckdb_macros(database: Path) -> None:
     db = Database.connect(con)
     for family, store in (("functions_duckdb", False), ("functions_duckdb_stored", True)):
         if store:
-            macros.store(db)
+            functions.store(db)
         keys = Shape.of(db).keys
-        parts = [dialects.script([s], "duckdb") for s in macros.statements(db, keys)]
+        parts = [dialects.script([s], "duckdb") for s in functions.statements(db, keys)]
         _check(family, "duckdb", _split_texts([_normal(p) for p in parts]), _normal("".join(parts)))
     con.close()
+
+
+class _Printed(Database):
+    """The models of a DuckDB database with another engine's SQL functions, written without
+    that engine: the reads the functions are built from run on DuckDB; their SQL is written
+    for ``dialect_name``, pretty (to be read: the engine gets the same trees on one line), on
+    PostgreSQL with every table qualified by the models' schema ("public") as its backend
+    does (PostgresBackend.prepare)."""
+
+    def __init__(self, source: Database, dialect_name: str) -> None:
+        super().__init__(source.backend, dialect_name)
+        self.source = source
+
+    def sql(self, tree: exp.Expr) -> str:
+        if self.dialect.name == "postgres":
+            tree = PostgresBackend.prepare(SimpleNamespace(schema_of=lambda _: "public"), tree)
+        return dialects.to_sql(tree, self.dialect.sqlglot, pretty=True)
+
+    def fetch(self, tree: exp.Expr) -> list:
+        return self.source.fetch(tree)
+
+    def columns(self, source: exp.Expr) -> dict[str, str]:
+        return self.source.columns(source)
+
+
+@pytest.mark.parametrize("dialect", ["postgres", "spark", "clickhouse"])
+def test_engine_functions(database: Path, dialect: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL's SQL and PL/pgSQL functions, Spark's SQL functions, ClickHouse's lambdas
+    and dictionaries, for the models of the database (the text model "mail")."""
+    monkeypatch.setattr(dictionaries, "database", lambda db: "default")  # ClickHouse's own
+    monkeypatch.setattr(scratch, "fresh", lambda base: f"{base}_<random>")
+    con = duckdb.connect(str(database))
+    db = _Printed(Database.connect(con), dialect)
+    keys = Shape.of(db).keys
+    texts = [_normal(t) for s in functions.statements(db, keys, keys) for t in _texts(db, s)]
+    con.close()
+    _check(f"functions_{dialect}", dialect, _split_texts(texts), "".join(texts))
+
+
+def _texts(db: Database, statement: exp.Expr | str) -> list[str]:
+    """A statement as the engine runs it (a tree's own statements), each ended by ;."""
+    if isinstance(statement, str):
+        return [statement.rstrip().removesuffix(";") + ";\n"]
+    return [dialects.script([statement], db.dialect.name).removeprefix(_settings(db))]
+
+
+def _settings(db: Database) -> str:
+    return "".join(f"{s};\n" for s in db.dialect.settings)
 
 
 def test_sqlite_registered_query(database: Path, tmp_path: Path) -> None:
@@ -156,7 +214,7 @@ def test_sqlite_registered_query(database: Path, tmp_path: Path) -> None:
     connection = sqlite3.connect(target)
     seen: list[str] = []
     connection.set_trace_callback(seen.append)
-    macros.register_sqlite(connection)
+    functions.register_sqlite(connection)
     seen.clear()
     assert connection.execute("SELECT sqlnb_classify('mail', 'cheap pills')").fetchone()
     queries = [s for s in seen if "sqlnb_text" in s or "cheap pills" in s]

@@ -1,0 +1,4 @@
+CREATE TABLE IF NOT EXISTS sqlnb_functions (
+  version Nullable(String),
+  settings Nullable(String)
+);

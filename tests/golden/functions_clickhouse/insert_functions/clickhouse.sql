@@ -1,0 +1,7 @@
+INSERT INTO sqlnb_functions (
+  version,
+  settings
+)
+SELECT
+  '<version>' AS version,
+  '{"lowercase": true, "ngrams": [1, 1], "pattern": "[\\\\pL\\\\pN]+(?:''[\\\\pL\\\\pN]+)*", "stop_words": []}' AS settings;

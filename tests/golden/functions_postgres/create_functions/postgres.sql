@@ -1,0 +1,4 @@
+CREATE TABLE IF NOT EXISTS sqlnb_functions (
+  version TEXT,
+  settings TEXT
+);

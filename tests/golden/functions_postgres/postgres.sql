@@ -1,0 +1,26 @@
+@raise
+@classify
+@proba
+@classify_text_varchar
+@classify_text_bpchar
+@classify_varchar_text
+@classify_varchar_varchar
+@classify_varchar_bpchar
+@classify_bpchar_text
+@classify_bpchar_varchar
+@classify_bpchar_bpchar
+@proba_text_varchar
+@proba_text_bpchar
+@proba_varchar_text
+@proba_varchar_varchar
+@proba_varchar_bpchar
+@proba_bpchar_text
+@proba_bpchar_varchar
+@proba_bpchar_bpchar
+@predict_text_text_anyelement
+@predict
+@create_functions
+DELETE FROM sqlnb_functions
+WHERE
+  TRUE;
+@insert_functions
