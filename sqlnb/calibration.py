@@ -27,13 +27,13 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, pipeline, templates
+from sqlnb import catalog, pipeline, settings, templates
 from sqlnb.catalog import CALIBRATION, Entry
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, as_source, labels_for
 
-METHODS = (*dict(CALIBRATION.choices)["method"], "none")  # what it stores, and none
+METHODS = settings.METHOD.choices  # what it stores (CALIBRATION's choices), and none
 SCORES = scratch.name("sqlnb_calibrating")
 WHOLE = (-1.0, 2.0)  # (lo, hi) of a row that covers every probability
 MAX_STEPS = 200
@@ -121,7 +121,7 @@ def fit(
     """Fit a calibration of model ``entry`` on the labeled documents of ``data`` (reads only,
     but for a temporary table)."""
     if method not in METHODS:
-        raise SqlnbError(f"--method must be one of {', '.join(METHODS)}, not {method!r}")
+        raise settings.METHOD.refuse(method, "")
     if method == "none":
         return Calibration("none", [])
     if entry.n_classes < 2:

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import templates
+from sqlnb import settings, templates
 from sqlnb.errors import SqlnbError
 
 
@@ -160,17 +160,17 @@ class Pruning:
     ``min_df``/``max_df`` is a number of documents, a float a proportion of the training
     documents; ``max_features`` keeps the most frequent words (ties to the first word)."""
 
-    min_df: int | float = 1
-    max_df: int | float = 1.0
-    max_features: int | None = None
+    min_df: int | float = settings.MIN_DF.default
+    max_df: int | float = settings.MAX_DF.default
+    max_features: int | None = settings.MAX_FEATURES.default
 
     def __post_init__(self) -> None:
         for name in ("min_df", "max_df"):
             value = getattr(self, name)
             if value < 0 or (isinstance(value, float) and value > 1):
                 raise SqlnbError(f"{name} must be a count >= 0 or a proportion in [0, 1]")
-        if self.max_features is not None and self.max_features < 1:
-            raise SqlnbError("max_features must be at least 1")
+        if self.max_features is not None:
+            settings.MAX_FEATURES.check(self.max_features)
 
     @classmethod
     def parse(
@@ -179,7 +179,11 @@ class Pruning:
         """From the command line's texts; None when nothing is given."""
         if min_df is None and max_df is None and max_features is None:
             return None
-        return cls(parse_df(min_df or "1"), parse_df(max_df or "1.0"), max_features)
+        return cls(
+            parse_df(min_df) if min_df else settings.MIN_DF.default,
+            parse_df(max_df) if max_df else settings.MAX_DF.default,
+            max_features,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {"min_df": self.min_df, "max_df": self.max_df, "max_features": self.max_features}

@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import calibration, catalog, decisions, pipeline, templates, training
+from sqlnb import calibration, catalog, decisions, pipeline, settings, templates, training
 from sqlnb.calibration import Calibration
 from sqlnb.catalog import Entry
 from sqlnb.engine import Database, scratch
@@ -235,7 +235,10 @@ class Model(Entry):
     # --- calibration and decisions --------------------------------------------------------
 
     def calibrate(
-        self, data: str | Source, labels: str | Labels | None = None, method: str = "temperature"
+        self,
+        data: str | Source,
+        labels: str | Labels | None = None,
+        method: str = settings.METHOD.default,
     ) -> Calibration:
         """Fit a calibration of the model's probabilities on held-out labeled documents and
         store it with the model, replacing any other (``method="none"`` removes it); every
@@ -369,7 +372,11 @@ def train(
     pruning: Pruning | None = None,
     select: str | None = None,
     unlabeled: str | Source | None = None,
-    em: tuple[float, int, float] = (1.0, 10, 0.0),
+    em: tuple[float, int, float] = (
+        settings.EM_WEIGHT.default,
+        settings.EM_ITERATIONS.default,
+        settings.EM_TOLERANCE.default,
+    ),
     **hyperparameters: Any,
 ) -> Model:
     """Train (or retrain, atomically) a model in the database and return it.

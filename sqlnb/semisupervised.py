@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, pipeline, templates, training
+from sqlnb import catalog, pipeline, settings, templates, training
 from sqlnb.catalog import Entry
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
@@ -49,17 +49,18 @@ class EM:
     ``tolerance`` on the relative change of the log-likelihood (0: every iteration)."""
 
     unlabeled: Source
-    weight: float = 1.0
-    iterations: int = 10
-    tolerance: float = 0.0
+    weight: float = settings.EM_WEIGHT.default
+    iterations: int = settings.EM_ITERATIONS.default
+    tolerance: float = settings.EM_TOLERANCE.default
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.weight) and self.weight >= 0):
-            raise SqlnbError(f"--em-weight must be a finite number >= 0, not {self.weight!r}")
-        if self.iterations < 0:
-            raise SqlnbError(f"--em-iterations must be >= 0, not {self.iterations}")
-        if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
-            raise SqlnbError(f"--em-tolerance must be a number >= 0, not {self.tolerance!r}")
+        for setting in settings.EM:
+            setting.check(getattr(self, setting.keyword))
+
+    @classmethod
+    def given(cls, unlabeled: Source, *values: Any) -> EM:
+        """EM's settings as given (weight, iterations, tolerance): None is the default."""
+        return cls(unlabeled, *(s.given(v) for s, v in zip(settings.EM, values, strict=True)))
 
 
 @dataclass(frozen=True)

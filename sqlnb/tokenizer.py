@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import patterns, stop_words, templates, unicode
+from sqlnb import patterns, settings, stop_words, templates, unicode
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, source_node
@@ -29,7 +29,7 @@ from sqlnb.inputs import Docs, source_node
 # Runs of Unicode letters and digits, with apostrophes inside words ("it's", "o'clock"), in
 # RE2 (DuckDB) and Java (Spark) syntax; the same pattern spelled for the engines whose regular
 # expressions have no \\p classes.
-DEFAULT_PATTERN = r"[\pL\pN]+(?:'[\pL\pN]+)*"
+DEFAULT_PATTERN: str = settings.TOKEN_PATTERN.default
 MAX_NGRAM = 10  # the longest n-grams a tokenizer makes (each n multiplies the token rows)
 # Stop-word lists up to this long (scikit-learn's English list) are written into the query; longer
 # ones are read from a table: the user's (stop_table) or sqlnb_stop_words.
@@ -46,10 +46,10 @@ class Tokenizer:
     the table they were read from, if any (not part of the settings: training joins it, and
     copies it into sqlnb_stop_words for the queries after it)."""
 
-    lowercase: bool = True
+    lowercase: bool = settings.LOWERCASE.default
     pattern: str = DEFAULT_PATTERN
-    stop_words: tuple[str, ...] = ()
-    ngrams: tuple[int, int] = (1, 1)
+    stop_words: tuple[str, ...] = settings.STOP_WORDS.default
+    ngrams: tuple[int, int] = settings.NGRAMS.default
     stop_table: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -61,8 +61,7 @@ class Tokenizer:
         problem = patterns.problem(self.pattern)
         if problem is not None:
             raise SqlnbError(f"token pattern {self.pattern!r} {problem}")
-        if not isinstance(self.lowercase, bool):
-            raise SqlnbError(f"lowercase must be true or false, not {self.lowercase!r}")
+        settings.LOWERCASE.check(self.lowercase)
         if isinstance(self.stop_words, str):  # a name, not the letters of one
             if self.stop_words != "english":
                 raise SqlnbError(

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, pipeline, templates, training
+from sqlnb import catalog, pipeline, settings, templates, training
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source, labels_for
@@ -33,8 +33,8 @@ def tune(
     data: str | Source = "tokens",
     labels: str | Labels | None = None,
     *,
-    alphas: Sequence[float] = (0.01, 0.1, 0.5, 1.0),
-    folds: int = 5,
+    alphas: Sequence[float] = settings.ALPHAS.default,
+    folds: int = settings.FOLDS.default,
     kind: str | None = None,
     tokenizer: Tokenizer | None = None,
     **hyperparameters: Any,
@@ -47,8 +47,7 @@ def tune(
     db = Database.connect(db)
     if not db.dialect.folds:
         raise SqlnbError("tune needs DuckDB (its folds use DuckDB's hash())")
-    if folds < 2:
-        raise SqlnbError("--folds must be at least 2")
+    settings.FOLDS.check(folds)
     if not alphas:
         raise SqlnbError("give at least one alpha")
     source = as_source(data)

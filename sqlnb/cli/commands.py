@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from sqlglot import exp
 
-from sqlnb import files, training, tuning
+from sqlnb import files, settings, training, tuning
 from sqlnb.cli import upkeep  # noqa: F401  (registers ``sqlnb functions``)
 from sqlnb.cli.console import (
     FILE_SUFFIXES,
@@ -36,12 +36,19 @@ from sqlnb.cli.options import (
     TOKENIZER,
     TRUTH,
     WEIGHTED,
+    AlphasOpt,
     CostsOpt,
     DbArg,
+    EmIterationsOpt,
+    EmToleranceOpt,
+    EmWeightOpt,
+    FoldsOpt,
     KindOpt,
+    MethodOpt,
     ModelOpt,
     PriorsOpt,
     ReplaceOpt,
+    SelectOpt,
     TokenizerOptions,
     UncalibratedOpt,
     UnseenOpt,
@@ -67,10 +74,7 @@ def train(
     hyper: dict[str, Any] = uses(HYPER),
     tokenizer: TokenizerOptions = uses(TOKENIZER),
     pruning: Pruning | None = uses(PRUNING),
-    select: Annotated[
-        str | None,
-        typer.Option(help="Keep the N best words: chi2:N or mutual-info:N (text)."),
-    ] = None,
+    select: SelectOpt = None,
     append: Annotated[
         bool,
         typer.Option(
@@ -86,16 +90,9 @@ def train(
         str | None,
         typer.Option(help="Or: a table of unlabeled raw text (the --docs table's columns)."),
     ] = None,
-    em_weight: Annotated[
-        float | None, typer.Option(help="EM: the unlabeled documents' weight (default: 1).")
-    ] = None,
-    em_iterations: Annotated[
-        int | None, typer.Option(help="EM: the number of iterations (default: 10).")
-    ] = None,
-    em_tolerance: Annotated[
-        float | None,
-        typer.Option(help="EM: stop below this relative change of the log-likelihood (0: never)."),
-    ] = None,
+    em_weight: EmWeightOpt = None,
+    em_iterations: EmIterationsOpt = None,
+    em_tolerance: EmToleranceOpt = None,
     dialect: str | None = None,
 ) -> None:
     """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
@@ -189,7 +186,7 @@ def predict(
         bool, typer.Option(help="One row per (document, class) with log_proba and proba.")
     ] = False,
     replace: ReplaceOpt = False,
-    unseen: UnseenOpt = "ignore",
+    unseen: UnseenOpt = settings.UNSEEN.default,
     output_format: Annotated[
         str | None,
         typer.Option(
@@ -285,13 +282,7 @@ def evaluate(
 @command()
 def calibrate(
     db: DbArg,
-    method: Annotated[
-        str,
-        typer.Option(
-            help="temperature (default: one T, labels unchanged), sigmoid or isotonic (per "
-            "class, one-vs-rest), or none (remove the calibration)."
-        ),
-    ] = "temperature",
+    method: MethodOpt = settings.METHOD.default,
     model_name: ModelOpt = "default",
     data: Source = uses(LABELED),
     labels: Labels = uses(TRUTH),
@@ -402,10 +393,8 @@ def tokenize(
 @command("tune")
 def tune_alpha(
     db: DbArg,
-    alpha: Annotated[str, typer.Option(help="Alphas to try, comma-separated.")] = (
-        "0.01,0.1,0.5,1"
-    ),
-    folds: Annotated[int, typer.Option(help="Number of cross-validation folds.")] = 5,
+    alpha: AlphasOpt = settings.ALPHAS.written,
+    folds: FoldsOpt = settings.FOLDS.default,
     kind: KindOpt = None,
     data: Source = uses(WEIGHTED),
     labels: Labels = uses(LABELS),

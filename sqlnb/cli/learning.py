@@ -38,14 +38,8 @@ def train_em(
         other = Tokens(unlabeled or "")
     else:
         fail("EM is for text: train from --tokens or --docs")
-    weight, iterations, tolerance = settings
     with opened(db, create=True) as database:
-        em = semisupervised.EM(
-            other,
-            1.0 if weight is None else weight,
-            10 if iterations is None else iterations,
-            0.0 if tolerance is None else tolerance,
-        )
+        em = semisupervised.EM.given(other, *settings)
         dropped = catalog.calibration(database, model_name)
         chosen: dict[str, Any] = {"kind": kind, "hyper": hyper}
         the_tokenizer = tokenizer.resolve(database)

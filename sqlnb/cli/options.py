@@ -16,14 +16,15 @@ from typing import Annotated, Any, Generic, TypeVar, cast
 
 import typer
 
+from sqlnb import settings
 from sqlnb.cli.console import errors, waiting
 from sqlnb.engine import DIALECTS, Database
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import Pruning
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens
 from sqlnb.kinds import KINDS, params
-from sqlnb.kinds.params import FLAG, NUMBER, Hyper
-from sqlnb.tokenizer import DEFAULT_PATTERN, Tokenizer, parse_ngrams, stop_word_list
+from sqlnb.settings import FLAG, INTEGER, NUMBER, Setting
+from sqlnb.tokenizer import Tokenizer, parse_ngrams, stop_word_list
 
 Values = dict[str, Any]
 T = TypeVar("T")
@@ -44,9 +45,16 @@ KindOpt = Annotated[
     ),
 ]
 DialectOpt = Annotated[str, typer.Option(help=f"SQL dialect to print: {', '.join(DIALECTS)}.")]
-UnseenOpt = Annotated[
-    str, typer.Option(help="Categorical value never seen in training: 'ignore' or 'error'.")
-]
+# One command's settings (sqlnb.settings): their help from the declarations, their defaults
+# the declared ones (None: not given, the default).
+UnseenOpt = Annotated[str, typer.Option(help=settings.UNSEEN.help)]
+SelectOpt = Annotated[str | None, typer.Option(help=settings.SELECT.help)]
+EmWeightOpt = Annotated[float | None, typer.Option(help=settings.EM_WEIGHT.help)]
+EmIterationsOpt = Annotated[int | None, typer.Option(help=settings.EM_ITERATIONS.help)]
+EmToleranceOpt = Annotated[float | None, typer.Option(help=settings.EM_TOLERANCE.help)]
+MethodOpt = Annotated[str, typer.Option(help=settings.METHOD.help)]
+AlphasOpt = Annotated[str, typer.Option(help=settings.ALPHAS.help)]
+FoldsOpt = Annotated[int, typer.Option(help=settings.FOLDS.help)]
 ReplaceOpt = Annotated[bool, typer.Option(help="Replace OUTPUT if it exists.")]
 UncalibratedOpt = Annotated[
     bool, typer.Option(help="The model's own probabilities, not its calibrated ones.")
@@ -114,35 +122,6 @@ OPTIONS: dict[str, tuple[Any, Any]] = {
         ),
         None,
     ),
-    "lowercase": (
-        _opt(bool | None, "--lowercase/--no-lowercase", help="Lowercase first (default: on)."),
-        None,
-    ),
-    "token_pattern": (
-        _opt(
-            str | None,
-            help="Token regular expression (RE2) (default: runs of Unicode letters and digits, "
-            "apostrophes inside words).",
-        ),
-        None,
-    ),
-    "stop_words": (
-        _opt(str | None, help="'english' (scikit-learn's list) or a table with one column 'word'."),
-        None,
-    ),
-    "ngrams": (_opt(str | None, help="Word n-gram range, e.g. 1-2 (default: 1-1)."), None),
-    "min_df": (
-        _opt(str | None, help="Drop words in fewer documents (count, or fraction; default 1)."),
-        None,
-    ),
-    "max_df": (
-        _opt(str | None, help="Drop words in more documents (count, or fraction; default 1.0)."),
-        None,
-    ),
-    "max_features": (
-        _opt(int | None, help="Keep only the most frequent words (default: all)."),
-        None,
-    ),
     # every command that opens a database (see expand)
     "wait": (
         _opt(
@@ -200,18 +179,24 @@ def _labels(o: Values) -> Labels:
     return Labels(o["labels"], o["doc_column"], o["label_column"], o.get("weight_column"))
 
 
-def _hyperparameter(h: Hyper) -> tuple[Any, Any]:
-    """A hyperparameter's option, from its declaration (:mod:`sqlnb.kinds.params`)."""
-    if h.value == FLAG:
-        return _opt(bool | None, f"{h.flag}/{h.negative}", help=h.help), None
-    if h.value == NUMBER:
-        return _opt(float | None, help=h.help), None
-    return _opt(str | None, help=h.help), None
+def _setting(s: Setting) -> tuple[Any, Any]:
+    """A setting's option, from its declaration (:mod:`sqlnb.settings`, a hyperparameter's
+    :mod:`sqlnb.kinds.params`); None (not given) stands for its default."""
+    if s.value == FLAG:
+        return _opt(bool | None, f"{s.flag}/{s.negative}", help=s.help), None
+    if s.value == NUMBER:
+        return _opt(float | None, help=s.help), None
+    if s.value == INTEGER:
+        return _opt(int | None, help=s.help), None
+    return _opt(str | None, help=s.help), None
 
+
+# The settings of the tokenizer and of pruning, in their groups (see below).
+OPTIONS.update({s.name: _setting(s) for s in (*settings.TOKENIZER, *settings.PRUNING)})
 
 # Every kind's hyperparameters, each an option (None: not given, the kind's default).
 HYPERPARAMETERS = params.every(KINDS.values())
-OPTIONS.update({name: _hyperparameter(h) for name, h in HYPERPARAMETERS.items()})
+OPTIONS.update({name: _setting(h) for name, h in HYPERPARAMETERS.items()})
 
 
 @dataclass(frozen=True)
@@ -229,10 +214,10 @@ class TokenizerOptions:
             return None
         table = self.stop_words if self.stop_words not in (None, "english") else None
         return Tokenizer(
-            True if self.lowercase is None else self.lowercase,
-            self.pattern or DEFAULT_PATTERN,
+            settings.LOWERCASE.given(self.lowercase),
+            self.pattern or settings.TOKEN_PATTERN.default,
             stop_word_list(db, self.stop_words),
-            parse_ngrams(self.ngrams) if self.ngrams else (1, 1),
+            parse_ngrams(self.ngrams) if self.ngrams else settings.NGRAMS.default,
             stop_table=table,
         )
 
@@ -268,9 +253,9 @@ FIXED = Group(
     tuple(n for n in HYPERPARAMETERS if n != "alpha"),
     lambda o: {n: o[n] for n in HYPERPARAMETERS if n != "alpha" and o.get(n) is not None},
 )
-TOKENIZER = Group(("lowercase", "token_pattern", "stop_words", "ngrams"), _tokenizer)
+TOKENIZER = Group(tuple(s.name for s in settings.TOKENIZER), _tokenizer)
 PRUNING = Group(
-    ("min_df", "max_df", "max_features"),
+    tuple(s.name for s in settings.PRUNING),
     lambda o: Pruning.parse(o["min_df"], o["max_df"], o["max_features"]),
 )
 

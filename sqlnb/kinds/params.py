@@ -1,5 +1,6 @@
-"""Hyperparameters, each declared once: its name (the API's keyword, ``--name`` on the command
-line), default, kind of value and range, help, and whether a retuning may change it. A kind
+"""Hyperparameters, each declared once (settings, :class:`sqlnb.settings.Setting`, that say
+where the paths use them): its name (the API's keyword, ``--name`` on the command line),
+default, kind of value and range, help, and whether a retuning may change it. A kind
 lists the ones it takes (:attr:`sqlnb.kinds.base.Kind.hyperparameters`); the command line's
 options, the API's keywords, the checks and their messages, and the README's table of options
 all come from these declarations (scikit-learn's ``_parameter_constraints`` is the model).
@@ -21,8 +22,9 @@ from typing import Any
 
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import parse_class_prior
+from sqlnb.settings import CHOICE, FLAG, NUMBER, Setting
 
-NUMBER, FLAG, CHOICE, PRIOR, WEIGHTS = "number", "flag", "choice", "prior", "weights"
+PRIOR, WEIGHTS = "prior", "weights"  # besides a setting's values (sqlnb.settings)
 # Where the paths use a hyperparameter (Hyper.stage), as the README's table says it.
 STAGES = {
     "parameters": "deriving (`retune` may change it)",
@@ -32,32 +34,18 @@ STAGES = {
 
 
 @dataclass(frozen=True)
-class Hyper:
-    """One hyperparameter.
-
-    ``value`` is what it takes: a ``number`` (finite, at least ``low``; above it where
-    ``strict``), a ``flag`` (true or false), a ``choice`` (one of ``choices``), a ``prior``
+class Hyper(Setting):
+    """One hyperparameter: a :class:`~sqlnb.settings.Setting` that may also take a ``prior``
     (a probability per label, ``'spam=0.3,ham=0.7'`` on the command line) or ``weights``
-    (``'balanced'``, or a weight >= 0 per label: ``'spam=5,ham=1'``). ``default`` None
-    means what ``help`` says. ``stage``: where the paths use it (:data:`STAGES`): when the
-    parameters are derived from the stored counts (training, append, retune, which may change
-    it), when the documents are counted (training and append: it shaped the counts), or on
-    every document, counted or scored (training, append and every scoring path, which read it
-    from the model). ``resets``: the hyperparameters that giving this one sets back to their
-    defaults. ``doc`` is the README's longer text (``help`` where None)."""
+    (``'balanced'``, or a weight >= 0 per label: ``'spam=5,ham=1'``). ``stage``: where the
+    paths use it (:data:`STAGES`): when the parameters are derived from the stored counts
+    (training, append, retune, which may change it), when the documents are counted (training
+    and append: it shaped the counts), or on every document, counted or scored (training,
+    append and every scoring path, which read it from the model). ``resets``: the
+    hyperparameters that giving this one sets back to their defaults."""
 
-    name: str
-    value: str
-    default: Any
-    help: str
-    doc: str | None = None
-    low: float = 0.0
-    strict: bool = False
-    choices: tuple[str, ...] = ()
     stage: str = "parameters"
     resets: tuple[str, ...] = ()
-    metavar: str = ""
-    off: str = ""  # a flag's negative option, if not --no-<name>
 
     @property
     def retune(self) -> bool:
@@ -65,42 +53,11 @@ class Hyper:
         stored counts."""
         return self.stage == "parameters"
 
-    @property
-    def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
-
-    @property
-    def negative(self) -> str:
-        """A flag's option that sets it false."""
-        return self.off or f"--no-{self.flag[2:]}"
-
-    @property
-    def option(self) -> str:
-        """How the README writes the option: ``--alpha A``, ``--norm`` / ``--no-norm``."""
-        if self.value == FLAG:
-            return f"{self.flag} / {self.negative}"
-        return f"{self.flag} {self.metavar or self.name[0].upper()}"
-
     def check(self, value: Any) -> Any:
         """The value, checked (and read, where the command line gives text); a clear error
         naming the hyperparameter otherwise."""
-        if self.value == NUMBER:
-            number = isinstance(value, (int, float)) and not isinstance(value, bool)
-            above = number and (value > self.low if self.strict else value >= self.low)
-            if not number or not math.isfinite(value) or not above:
-                bound = f"{'>' if self.strict else '>='} {self.low:g}"
-                raise SqlnbError(f"{self.name} must be a finite number {bound}, not {value!r}")
-            return value
-        if self.value == FLAG:
-            if not isinstance(value, bool):
-                raise SqlnbError(f"{self.name} must be true or false, not {value!r}")
-            return value
-        if self.value == CHOICE:
-            if value not in self.choices:
-                raise SqlnbError(
-                    f"{self.name} must be one of {', '.join(self.choices)}, not {value!r}"
-                )
-            return value
+        if self.value in (NUMBER, FLAG, CHOICE):
+            return super().check(value)
         if self.value == WEIGHTS and value == "balanced":
             return value
         if isinstance(value, str):
