@@ -181,15 +181,7 @@ class Tokenizer:
         dialect = dialect or db.dialect.name
         name = templates.for_dialect("tokenize/matches.sql", dialect)
         engine = dialects.dialect(dialect)
-        pattern = self.pattern
-        if engine.expands_classes:  # its regular expressions have no \pL: the characters
-            pattern = unicode.expanded(pattern)
-        elif pattern == DEFAULT_PATTERN:
-            pattern = engine.default_pattern or pattern
-        elif engine.backtracking_regex:
-            problem = patterns.backtracking_problem(pattern)
-            if problem is not None:
-                raise SqlnbError(f"token pattern {pattern!r} {problem}")
+        pattern = engine_pattern(self.pattern, engine)
         text: exp.Expr = templates.col(docs.text, quoted=True)
         bindings: dict[str, templates.Binding] = {}
         wanted = templates.placeholders(name)
@@ -289,6 +281,21 @@ class Tokenizer:
                 this=exp.DPipe(this=gram, expression=exp.convert(" ")), expression=lead
             )
         return templates.select("tokenize/ngrams.sql", gram=gram, kept=exp.to_table("sqlnb_kept"))
+
+
+def engine_pattern(pattern: str, engine: dialects.Dialect) -> str:
+    """A token pattern as the engine's regular expressions take it: with the characters of
+    ``\\pL`` and the like where they have no such classes, the engine's spelling of the default
+    pattern; refused where they backtrack and the pattern could take exponential time."""
+    if engine.expands_classes:  # its regular expressions have no \pL: the characters
+        return unicode.expanded(pattern)
+    if pattern == DEFAULT_PATTERN:
+        return engine.default_pattern or pattern
+    if engine.backtracking_regex:
+        problem = patterns.backtracking_problem(pattern)
+        if problem is not None:
+            raise SqlnbError(f"token pattern {pattern!r} {problem}")
+    return pattern
 
 
 def _gram(n: int) -> exp.Expr:
