@@ -1,0 +1,276 @@
+"""The dbt package (``dbt/``): generated from sqlnb's own SQL, and equal to the CLI in dbt.
+
+One dbt project per adapter (dbt-duckdb; dbt-postgres at $SQLNB_TEST_POSTGRES), built once per
+module on generated data: the README's example project (its files as written) plus models of
+every text kind. ``dbt deps`` and ``dbt build`` run as processes (marker ``process``: dbt is
+a program of its own, in this venv or at $SQLNB_TEST_DBT); the counts model is incremental,
+built for batch 1, then run again for batch 2. Then the CLI, on the same database, tokenizes,
+trains on both batches' labels and predicts: the tokens are the same rows and the labels and
+probabilities the same within 1e-9.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from cli import run
+from engines import POSTGRES_URL, unavailable
+
+from sqlnb import dbtpackage
+
+ROOT = Path(__file__).resolve().parents[1]
+KINDS = {"multinomial": 1.0, "bernoulli": 0.5, "complement": 0.3}  # kind -> alpha
+
+
+def test_the_committed_package_is_what_sqlnb_dbt_package_writes(tmp_path: Path):
+    """dbt/ is the command's output, file for file (run `sqlnb dbt-package dbt` after a change
+    to the SQL, the pipeline or the generator)."""
+    code, out, err = run("dbt-package", str(tmp_path / "pkg"))
+    assert code == 0, err
+    written = {p.relative_to(tmp_path / "pkg").as_posix() for p in (tmp_path / "pkg").rglob("*")}
+    committed = {p.relative_to(ROOT / "dbt").as_posix() for p in (ROOT / "dbt").rglob("*")}
+    assert written == committed
+    for name in sorted(p for p in written if (tmp_path / "pkg" / p).is_file()):
+        mine = (tmp_path / "pkg" / name).read_text()
+        assert mine == (ROOT / "dbt" / name).read_text(), f"dbt/{name} is stale"
+    assert 'kind IN (' in (ROOT / "dbt" / "macros" / "duckdb.sql").read_text()
+
+
+def test_every_argument_is_bound_and_no_scoring_is_written_for_dbt():
+    """The macros hold no name that stands for an argument (the generator refuses one left
+    unbound); the queries come from the templates and the pipeline, so they hold their
+    formulas: the log-sum-exp guard and the argmax's tie rule."""
+    for adapter in dbtpackage.ADAPTERS:
+        text = (ROOT / "dbt" / "macros" / f"{adapter}.sql").read_text()
+        assert dbtpackage.MARK not in text
+        assert "< -700" in text and "ROW_NUMBER() OVER" in text
+
+
+# --- the projects -------------------------------------------------------------------------------
+
+
+def _dbt() -> str:
+    found = os.environ.get("SQLNB_TEST_DBT") or str(Path(sys.executable).parent / "dbt")
+    if not Path(found).exists():
+        found = shutil.which("dbt") or ""
+    if not found:
+        unavailable("dbt is not installed (pip install 'sqlnb[dbt]', or set $SQLNB_TEST_DBT)")
+    return found
+
+
+def readme_project() -> dict[str, str]:
+    """The files of the README's example dbt project, as written there."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## dbt") :]
+    section = section[: section.index("\n## ", 1)]
+    found = dict(re.findall(r"`([\w./]+)`:\n\n```\w*\n(.*?)```", section, re.S))
+    assert {"packages.yml", "dbt_project.yml", "models/counts.sql"} <= set(found)
+    return found
+
+
+def corpus(labels: list[Any], n: int = 150, seed: int = 7) -> list[dict[str, Any]]:
+    """Documents (doc_id, text, label, batch) whose words depend on their class: batches 1
+    and 2 train, batch 3 is never labeled. Accents, apostrophes, capitals; one empty text."""
+    rng = random.Random(seed)
+    vocab = [a + b for a in ("ba", "ko", "mi", "tu", "ze", "lo") for b in ("r", "n", "sk", "")]
+    vocab += ["it's", "Café", "naïve", "o'clock", "The", "and", "of", "the"]
+    rows = []
+    for i in range(n):
+        k = rng.randrange(len(labels))
+        weights = [3.0 if (j % len(labels)) == k else 1.0 for j in range(len(vocab))]
+        words = rng.choices(vocab, weights, k=rng.randrange(1, 14))
+        rows.append(
+            {"doc_id": i + 1, "text": " ".join(words), "label": labels[k], "batch": 1 + i % 3}
+        )
+    rows[4]["text"] = ""
+    return rows
+
+
+class Project:
+    """A dbt project in a folder of its own, on one adapter, after its builds."""
+
+    def __init__(self, folder: Path, adapter: str, profile: str, url: str, schema: str) -> None:
+        self.folder, self.adapter, self.url, self.schema = folder, adapter, url, schema
+        files = readme_project()
+        files["packages.yml"] = files["packages.yml"].replace("../sqlnb/dbt", str(ROOT / "dbt"))
+        files["profiles.yml"] = profile
+        for kind, alpha in KINDS.items():
+            files[f"models/{kind}_model.sql"] = (
+                f"{{{{ sqlnb.train(ref('counts'), kind='{kind}', alpha={alpha}) }}}}\n"
+            )
+            files[f"models/{kind}_proba.sql"] = (
+                f"{{{{ sqlnb.predict(ref('{kind}_model'), ref('tokens'), proba=true) }}}}\n"
+            )
+        files["models/grams.sql"] = (
+            "{{ sqlnb.tokenize(ref('docs'), ngrams=[1, 2], stop_words='english', "
+            "lowercase=false) }}\n"
+        )
+        for name, text in files.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(text)
+
+    def dbt(self, *args: str) -> str:
+        env = {**os.environ, "DBT_PROFILES_DIR": str(self.folder), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+        done = subprocess.run(
+            [_dbt(), *args], cwd=self.folder, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+        return done.stdout
+
+    def name(self, table: str) -> str:
+        return f"{self.schema}.{table}" if self.schema else table
+
+    def cli(self, *args: str) -> None:
+        code, out, err = run(*args[:1], self.url, *args[1:])
+        assert code == 0, err
+
+    def rows(self, query: str) -> list[tuple[Any, ...]]:
+        if self.adapter == "duckdb":
+            with duckdb.connect(self.url, read_only=True) as con:
+                return con.execute(query).fetchall()
+        import psycopg
+
+        with psycopg.connect(POSTGRES_URL) as con:
+            con.execute(f"SET search_path TO {self.schema}")
+            return con.execute(query).fetchall()
+
+
+def _build(project: Project, rows: list[dict[str, Any]]) -> Project:
+    seeds = project.folder / "seeds"
+    seeds.mkdir(exist_ok=True)
+    with (seeds / "docs.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, ["doc_id", "text", "label", "batch"])
+        writer.writeheader()
+        writer.writerows(rows)
+    project.dbt("deps")
+    project.dbt("build", "--vars", "{batch: 1}")
+    project.dbt("run", "--select", "labels", "counts+", "--vars", "{batch: 2}")
+    # the CLI on the same data: both batches' labels, the same tokens
+    project.cli("tokenize", "--docs", project.name("docs"), "--output", project.name("cli_tokens"))
+    project.cli(
+        "tokenize", "--docs", project.name("docs"), "--output", project.name("cli_grams"),
+        "--ngrams", "1-2", "--stop-words", "english", "--no-lowercase",
+    )  # fmt: skip
+    return project
+
+
+@pytest.fixture(scope="module")
+def duckdb_project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
+    folder = tmp_path_factory.mktemp("dbt_duckdb")
+    profile = readme_project()["profiles.yml"]
+    path = str(folder / re.search(r"path: (\S+)", profile).group(1))
+    project = Project(folder, "duckdb", profile, path, "")
+    yield _build(project, corpus(["ham", "spam", "eggs"]))
+
+
+@pytest.fixture(scope="module")
+def postgres_project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
+    try:
+        import psycopg
+
+        con = psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=3)
+    except Exception as error:  # psycopg missing, or no server
+        unavailable(f"no PostgreSQL at {POSTGRES_URL}: {str(error).strip()[:80]}")
+    schema = f"sqlnb_dbt_{uuid.uuid4().hex[:8]}"
+    info = con.info
+    profile = (
+        "reviews:\n  target: pg\n  outputs:\n    pg:\n      type: postgres\n"
+        f"      host: {info.host}\n      port: {info.port}\n      user: {info.user}\n"
+        f"      password: '{info.password or ''}'\n      dbname: {info.dbname}\n"
+        f"      schema: {schema}\n      threads: 1\n"
+    )
+    url = f"{POSTGRES_URL}{'&' if '?' in POSTGRES_URL else '?'}options=-csearch_path%3D{schema}"
+    folder = tmp_path_factory.mktemp("dbt_postgres")
+    try:
+        yield _build(Project(folder, "postgres", profile, url, schema), corpus([3, 10, 20]))
+    finally:
+        con.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        con.close()
+
+
+@pytest.fixture(params=["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
+def project(request: pytest.FixtureRequest) -> Project:
+    return request.getfixturevalue(f"{request.param}_project")
+
+
+# --- the comparisons ----------------------------------------------------------------------------
+
+
+@pytest.mark.process
+def test_tokenize_gives_the_rows_of_sqlnb_tokenize(project: Project):
+    for ours, theirs in (("tokens", "cli_tokens"), ("grams", "cli_grams")):
+        mine = project.rows(f"SELECT doc_id, word, count FROM {ours}")
+        cli = project.rows(f"SELECT doc_id, word, count FROM {theirs}")
+        assert len(mine) > 100 and sorted(mine) == sorted(cli)
+    grams = {w for _, w, _ in project.rows("SELECT doc_id, word, count FROM grams")}
+    assert "Café" in grams and any(" " in w for w in grams) and "the" not in grams
+
+
+@pytest.mark.process
+def test_the_incremental_counts_hold_both_batches(project: Project):
+    """The second run appended batch 2's rows to batch 1's (a word of both batches has two
+    rows), and the documents add up to both batches' labeled documents."""
+    (n_docs,) = project.rows("SELECT SUM(count) FROM counts WHERE statistic = 'documents'")[0]
+    (twice,) = project.rows(
+        "SELECT COUNT(*) FROM (SELECT statistic, label, word FROM counts "
+        "GROUP BY statistic, label, word HAVING COUNT(*) > 1) AS t"
+    )[0]
+    assert n_docs == 100 and twice > 10
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_predict_equals_the_cli_trained_on_both_batches(project: Project, kind: str):
+    """The model trained from the appended counts predicts as `sqlnb train` on the union of
+    the batches and `sqlnb predict --tokens --proba`: labels equal (in the labels' own type),
+    log-probabilities and probabilities within 1e-9."""
+    labels = project.name(f"cli_labels_{kind}")
+    with_labels = f"SELECT doc_id, label FROM {project.name('docs')} WHERE batch IN (1, 2)"
+    _create(project, labels, with_labels)
+    model = f"dbt_{kind}"
+    project.cli(
+        "train", "--tokens", project.name("cli_tokens"), "--labels", labels, "--model", model,
+        "--kind", kind, "--alpha", str(KINDS[kind]),
+    )  # fmt: skip
+    out = project.name(f"cli_proba_{kind}")
+    project.cli("predict", "--model", model, "--tokens", project.name("cli_tokens"), "--proba", "--output", out)  # fmt: skip
+    query = "SELECT doc_id, label, log_proba, proba FROM {} ORDER BY doc_id, label"
+    mine, cli = project.rows(query.format(f"{kind}_proba")), project.rows(query.format(out))
+    assert len(mine) == len(cli) > 100
+    for a, b in zip(mine, cli):
+        assert a[:2] == b[:2]
+        assert (a[2] is None) == (b[2] is None)
+        assert a[2] is None or math.isclose(a[2], b[2], rel_tol=0, abs_tol=1e-9)
+        assert math.isclose(a[3], b[3], rel_tol=0, abs_tol=1e-9)
+    if kind == "multinomial":  # the README's model: one row per document, the top label
+        out = project.name("cli_predictions")
+        project.cli("predict", "--model", model, "--tokens", project.name("cli_tokens"), "--output", out)  # fmt: skip
+        query = "SELECT doc_id, label, proba FROM {} ORDER BY doc_id"
+        mine, cli = project.rows(query.format("predictions")), project.rows(query.format(out))
+        assert [r[:2] for r in mine] == [r[:2] for r in cli] and len(mine) > 100
+        assert all(math.isclose(a[2], b[2], abs_tol=1e-9) for a, b in zip(mine, cli))
+
+
+def _create(project: Project, table: str, query: str) -> None:
+    if project.adapter == "duckdb":
+        with duckdb.connect(project.url) as con:
+            con.execute(f"CREATE OR REPLACE TABLE {table} AS {query}")
+        return
+    import psycopg
+
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as con:
+        con.execute(f"DROP TABLE IF EXISTS {table}")
+        con.execute(f"CREATE TABLE {table} AS {query}")
