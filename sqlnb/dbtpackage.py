@@ -23,7 +23,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import duckdb
 import sqlglot
 from sqlglot import exp
 
@@ -56,14 +55,14 @@ def mark(name: str) -> str:
 def _builder() -> Iterator[Database]:
     """An empty in-memory DuckDB with tables named as the macros' arguments, so that sqlnb's
     own code (which looks at a source's columns) builds the queries."""
-    db = Database.connect(duckdb.connect())
+    db = Database.connect(":memory:", create=True)
     for statement in (
         f"CREATE TABLE {mark('relation')} ({mark('id_column')} BIGINT, {mark('text_column')} "
         "VARCHAR)",
         f"CREATE TABLE {mark('tokens')} (doc_id BIGINT, word VARCHAR, count DOUBLE)",
         f"CREATE TABLE {mark('labels')} (doc_id BIGINT, {mark('label_column')} VARCHAR)",
     ):
-        db.connection.execute(statement)
+        db.execute(statement)
     try:
         yield db
     finally:

@@ -38,7 +38,7 @@ KINDS = {"multinomial": 1.0, "bernoulli": 0.5, "complement": 0.3}  # kind -> alp
 def test_the_committed_package_is_what_sqlnb_dbt_package_writes(tmp_path: Path):
     """dbt/ is the command's output, file for file (run `sqlnb dbt-package dbt` after a change
     to the SQL, the pipeline or the generator)."""
-    code, out, err = run("dbt-package", str(tmp_path / "pkg"))
+    code, _, err = run("dbt-package", str(tmp_path / "pkg"))
     assert code == 0, err
     written = {p.relative_to(tmp_path / "pkg").as_posix() for p in (tmp_path / "pkg").rglob("*")}
     committed = {p.relative_to(ROOT / "dbt").as_posix() for p in (ROOT / "dbt").rglob("*")}
@@ -46,7 +46,7 @@ def test_the_committed_package_is_what_sqlnb_dbt_package_writes(tmp_path: Path):
     for name in sorted(p for p in written if (tmp_path / "pkg" / p).is_file()):
         mine = (tmp_path / "pkg" / name).read_text()
         assert mine == (ROOT / "dbt" / name).read_text(), f"dbt/{name} is stale"
-    assert 'kind IN (' in (ROOT / "dbt" / "macros" / "duckdb.sql").read_text()
+    assert "kind IN (" in (ROOT / "dbt" / "macros" / "duckdb.sql").read_text()
 
 
 def test_every_argument_is_bound_and_no_scoring_is_written_for_dbt():
@@ -123,7 +123,8 @@ class Project:
             (folder / name).write_text(text)
 
     def dbt(self, *args: str) -> str:
-        env = {**os.environ, "DBT_PROFILES_DIR": str(self.folder), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+        env = {**os.environ, "DBT_PROFILES_DIR": str(self.folder)}
+        env["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"
         done = subprocess.run(
             [_dbt(), *args], cwd=self.folder, env=env, capture_output=True, text=True, timeout=600
         )
@@ -134,7 +135,7 @@ class Project:
         return f"{self.schema}.{table}" if self.schema else table
 
     def cli(self, *args: str) -> None:
-        code, out, err = run(*args[:1], self.url, *args[1:])
+        code, _, err = run(*args[:1], self.url, *args[1:])
         assert code == 0, err
 
     def rows(self, query: str) -> list[tuple[Any, ...]]:
@@ -246,7 +247,8 @@ def test_predict_equals_the_cli_trained_on_both_batches(project: Project, kind: 
         "--kind", kind, "--alpha", str(KINDS[kind]),
     )  # fmt: skip
     out = project.name(f"cli_proba_{kind}")
-    project.cli("predict", "--model", model, "--tokens", project.name("cli_tokens"), "--proba", "--output", out)  # fmt: skip
+    tokens = project.name("cli_tokens")
+    project.cli("predict", "--model", model, "--tokens", tokens, "--proba", "--output", out)
     query = "SELECT doc_id, label, log_proba, proba FROM {} ORDER BY doc_id, label"
     mine, cli = project.rows(query.format(f"{kind}_proba")), project.rows(query.format(out))
     assert len(mine) == len(cli) > 100
@@ -257,7 +259,7 @@ def test_predict_equals_the_cli_trained_on_both_batches(project: Project, kind: 
         assert math.isclose(a[3], b[3], rel_tol=0, abs_tol=1e-9)
     if kind == "multinomial":  # the README's model: one row per document, the top label
         out = project.name("cli_predictions")
-        project.cli("predict", "--model", model, "--tokens", project.name("cli_tokens"), "--output", out)  # fmt: skip
+        project.cli("predict", "--model", model, "--tokens", tokens, "--output", out)
         query = "SELECT doc_id, label, proba FROM {} ORDER BY doc_id"
         mine, cli = project.rows(query.format("predictions")), project.rows(query.format(out))
         assert [r[:2] for r in mine] == [r[:2] for r in cli] and len(mine) > 100
