@@ -6,7 +6,8 @@ macros, ...). Its SQL for a dialect is split into *pieces*, each a file
 ``insert_classes``, ``classify``) and each common table expression of it (``jll``,
 ``posterior``), which the statement names by a line ``@<piece>``. The file
 ``tests/golden/<family>/<dialect>.sql`` is the whole script in order: the short statements
-(``BEGIN``, ``DELETE``, ``SET``) as they are, a line ``@<piece>`` for each other one. Putting
+(``BEGIN``, ``DELETE``, ``SET``) as they are, a line ``@<piece>`` for each other one (or
+``@tables/<piece>``: the CREATE of one of sqlnb's tables, the same in every script). Putting
 every ``@<piece>`` line back gives the script byte for byte (:func:`join`), so a golden diff
 names the construct that changed and the dialects it changed on.
 """
@@ -29,7 +30,7 @@ _CREATE = re.compile(
 )
 _INSERT = re.compile(r"^INSERT INTO ([^\s(]+)")
 _PARAMETERS = re.compile(r"^\(([^)]*)\)", re.DOTALL)
-_REFERENCE = re.compile(r"^@([a-z0-9_]+)$")
+_REFERENCE = re.compile(r"^@([a-z0-9_/]+)$")
 
 
 def _short(name: str) -> str:
@@ -71,9 +72,12 @@ def piece_name(text: str) -> str | None:
 class Split:
     """One family's SQL for one dialect, as its script and its pieces."""
 
-    def __init__(self) -> None:
+    def __init__(self, shared: dict[str, str] | None = None) -> None:
         self.script: list[str] = []
         self.pieces: dict[str, str] = {}
+        # pieces of another family (``tables/create_models``: its text), which a statement of
+        # the same text names instead of a piece of its own
+        self.shared = shared or {}
 
     def _add(self, name: str, text: str) -> str:
         """Store a piece under ``name`` (or ``name_2`` ...: the same text once); its name."""
@@ -90,6 +94,10 @@ class Split:
         if name is None:
             self.script.append(text)
             return
+        for key, known in self.shared.items():
+            if known == text and key.endswith("/" + name):
+                self.script.append(f"@{key}\n")
+                return
         lines = text.split("\n")
         out: list[str] = []
         i = 0
@@ -116,7 +124,8 @@ class Split:
 
 
 def join(script: str, pieces: dict[str, str]) -> str:
-    """The whole text again: each line ``@<piece>`` replaced by the piece (recursively)."""
+    """The whole text again: each line ``@<piece>`` (or ``@<family>/<piece>``) replaced by the
+    piece (recursively)."""
     out = []
     for line in script.split("\n"):
         found = _REFERENCE.match(line)

@@ -1,28 +1,28 @@
 BEGIN;
-@create_models
+@tables/create_models
 CREATE INDEX IF NOT EXISTS sqlnb_models_model ON sqlnb_models(model);
-@create_classes
+@tables/create_classes
 CREATE INDEX IF NOT EXISTS sqlnb_classes_model ON sqlnb_classes(model);
-@create_prior
+@tables/create_prior
 CREATE INDEX IF NOT EXISTS sqlnb_prior_model ON sqlnb_prior(model);
-@create_tokenizers
+@tables/create_tokenizers
 CREATE INDEX IF NOT EXISTS sqlnb_tokenizers_model ON sqlnb_tokenizers(model);
-@create_calibration
+@tables/create_calibration
 CREATE INDEX IF NOT EXISTS sqlnb_calibration_model ON sqlnb_calibration(model);
-@create_word_counts
+@tables/create_word_counts
 CREATE INDEX IF NOT EXISTS sqlnb_word_counts_model ON sqlnb_word_counts(model);
-@create_doc_freq
+@tables/create_doc_freq
 CREATE INDEX IF NOT EXISTS sqlnb_doc_freq_model ON sqlnb_doc_freq(model);
-@create_doc_count
+@tables/create_doc_count
 CREATE INDEX IF NOT EXISTS sqlnb_doc_count_model ON sqlnb_doc_count(model);
-@create_scoring
+@tables/create_scoring
 CREATE INDEX IF NOT EXISTS sqlnb_scoring_model ON sqlnb_scoring(model);
-@create_base
+@tables/create_base
 CREATE INDEX IF NOT EXISTS sqlnb_base_model ON sqlnb_base(model);
-@create_transform
+@tables/create_transform
 CREATE INDEX IF NOT EXISTS sqlnb_transform_model ON sqlnb_transform(model);
-@create_log_theta
-@create_log_absent
+@tables/create_log_theta
+@tables/create_log_absent
 DELETE FROM "sqlnb_models"
 WHERE
   model = 'spam';

@@ -1,16 +1,16 @@
-@create_models
-@create_classes
-@create_prior
-@create_tokenizers
-@create_calibration
-@create_word_counts
-@create_doc_freq
-@create_doc_count
-@create_scoring
-@create_base
-@create_transform
-@create_log_theta
-@create_log_absent
+@tables/create_models
+@tables/create_classes
+@tables/create_prior
+@tables/create_tokenizers
+@tables/create_calibration
+@tables/create_word_counts
+@tables/create_doc_freq
+@tables/create_doc_count
+@tables/create_scoring
+@tables/create_base
+@tables/create_transform
+@tables/create_log_theta
+@tables/create_log_absent
 ALTER TABLE `sqlnb_models`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_base`

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS `mailed`;
+@create_mailed

@@ -1,0 +1,3 @@
+  SELECT DISTINCT
+    "id" AS doc_id
+  FROM "emails" AS s

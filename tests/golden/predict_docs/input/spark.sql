@@ -1,0 +1,29 @@
+  SELECT
+    g.doc_id AS doc_id,
+    g.word AS word,
+    CAST(1 AS DOUBLE) AS count
+  FROM (
+    SELECT
+      m.doc_id AS doc_id,
+      m.token AS word
+    FROM (
+      SELECT
+        m.doc_id AS doc_id,
+        m.token AS token,
+        m.pos AS pos
+      FROM (
+        SELECT
+          `id` AS doc_id,
+          POSEXPLODE(
+            REGEXP_EXTRACT_ALL(
+              LOWER(REPLACE(REPLACE(`body`, 'İ', 'i'), 'Σ', 'σ')),
+              '[\\pL\\pN]+(?:\'[\\pL\\pN]+)*',
+              0
+            )
+          ) AS (pos, token)
+        FROM `emails` AS s
+      ) AS m
+    ) AS m
+    WHERE
+      m.token <> '' AND TRUE
+  ) AS g

@@ -1,0 +1,3 @@
+DROP TABLE IF EXISTS "mailed";
+@create_mailed
+ANALYZE "mailed";

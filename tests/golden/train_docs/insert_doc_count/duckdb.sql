@@ -1,0 +1,14 @@
+INSERT INTO sqlnb_doc_count (
+  model,
+  n
+)
+SELECT
+  'spam' AS model,
+  CAST(COUNT(DISTINCT l.doc_id) AS DOUBLE) AS n
+FROM (
+  SELECT DISTINCT
+    "id" AS doc_id,
+    "label" AS label,
+    CAST(1 AS DOUBLE) AS weight
+  FROM "emails" AS s
+) AS l;

@@ -1,0 +1,93 @@
+INSERT INTO sqlnb_doc_freq (
+  model,
+  word,
+  df
+)
+SELECT
+  'spam' AS model,
+  t.word AS word,
+  CAST(COUNT(*) AS Nullable(Float64)) AS df
+FROM (
+  SELECT
+    x.doc_id AS doc_id,
+    x.word AS word
+  FROM (
+    WITH sqlnb_kept AS (
+      SELECT
+        t.doc_id AS doc_id,
+        t.token AS token,
+        t.pos AS pos
+      FROM (
+        SELECT
+          x.doc_id AS doc_id,
+          toNullable(token) AS token,
+          pos
+        FROM (
+          SELECT
+            "id" AS doc_id,
+            extractAll(
+              lowerUTF8(REPLACE(REPLACE("body", 'İ', 'i'), 'Σ', 'σ')),
+              '[\\pL\\pN]+(?:''[\\pL\\pN]+)*'
+            ) AS tokens
+          FROM "emails" AS s
+        ) AS x
+        ARRAY JOIN x.tokens AS token,
+          arrayEnumerate(x.tokens) AS pos
+      ) AS t
+      WHERE
+        TRUE AND t.token <> ''
+    )
+    SELECT
+      g.doc_id AS doc_id,
+      g.word AS word,
+      CAST(1 AS Nullable(Float64)) AS count
+    FROM (
+      SELECT
+        g.doc_id AS doc_id,
+        g.gram AS word
+      FROM (
+        SELECT
+          k.doc_id AS doc_id,
+          k.token AS gram
+        FROM sqlnb_kept AS k
+      ) AS g
+      WHERE
+        NOT (
+          g.gram IS NULL
+        )
+      UNION ALL
+      SELECT
+        g.doc_id AS doc_id,
+        g.gram AS word
+      FROM (
+        SELECT
+          k.doc_id AS doc_id,
+          k.token || ' ' || LEAD(k.token, 1) OVER (PARTITION BY k.doc_id ORDER BY k.pos) AS gram
+        FROM sqlnb_kept AS k
+      ) AS g
+      WHERE
+        NOT (
+          g.gram IS NULL
+        )
+    ) AS g
+  ) AS x
+  GROUP BY
+    x.doc_id,
+    x.word
+  HAVING
+    SUM(x.count) > 0
+) AS t
+WHERE
+  t.doc_id IN (
+    SELECT
+      l.doc_id
+    FROM (
+      SELECT DISTINCT
+        "id" AS doc_id,
+        "label" AS label,
+        CAST(1 AS Nullable(Float64)) AS weight
+      FROM "emails" AS s
+    ) AS l
+  )
+GROUP BY
+  t.word;

@@ -1,0 +1,85 @@
+INSERT INTO sqlnb_doc_freq (
+  model,
+  word,
+  df
+)
+SELECT
+  'spam' AS model,
+  t.word AS word,
+  CAST(COUNT(*) AS REAL) AS df
+FROM (
+  SELECT
+    x.doc_id AS doc_id,
+    x.word AS word
+  FROM (
+    WITH sqlnb_kept AS (
+      SELECT
+        t.doc_id AS doc_id,
+        t.token AS token,
+        t.pos AS pos
+      FROM (
+        SELECT
+          s.doc_id AS doc_id,
+          j.value AS token,
+          j.key AS pos
+        FROM (
+          SELECT
+            "id" AS doc_id,
+            "body" AS text
+          FROM "emails" AS x
+        ) AS s
+        CROSS JOIN JSON_EACH(SQLNB_TOKENS(s.text, '[\pL\pN]+(?:''[\pL\pN]+)*', TRUE)) AS j
+      ) AS t
+      WHERE
+        TRUE AND t.token <> ''
+    )
+    SELECT
+      g.doc_id AS doc_id,
+      g.word AS word,
+      CAST(1 AS REAL) AS count
+    FROM (
+      SELECT
+        g.doc_id AS doc_id,
+        g.gram AS word
+      FROM (
+        SELECT
+          k.doc_id AS doc_id,
+          k.token AS gram
+        FROM sqlnb_kept AS k
+      ) AS g
+      WHERE
+        NOT g.gram IS NULL
+      UNION ALL
+      SELECT
+        g.doc_id AS doc_id,
+        g.gram AS word
+      FROM (
+        SELECT
+          k.doc_id AS doc_id,
+          k.token || ' ' || LEAD(k.token, 1) OVER (PARTITION BY k.doc_id ORDER BY k.pos NULLS LAST) AS gram
+        FROM sqlnb_kept AS k
+      ) AS g
+      WHERE
+        NOT g.gram IS NULL
+    ) AS g
+  ) AS x
+  GROUP BY
+    x.doc_id,
+    x.word
+  HAVING
+    SUM(x.count) > 0
+) AS t
+WHERE
+  t.doc_id IN (
+    SELECT
+      l.doc_id
+    FROM (
+      SELECT DISTINCT
+        "id" AS doc_id,
+        "label" AS label,
+        CAST(1 AS REAL) AS weight
+      FROM "emails" AS s
+    ) AS l
+  )
+GROUP BY
+  t.word;

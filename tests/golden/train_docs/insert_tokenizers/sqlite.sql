@@ -1,0 +1,15 @@
+INSERT INTO sqlnb_tokenizers (
+  model,
+  settings,
+  lowercase,
+  pattern,
+  ngram_min,
+  ngram_max
+)
+SELECT
+  'spam' AS model,
+  '{"lowercase": true, "ngrams": [1, 2], "pattern": "[\\pL\\pN]+(?:''[\\pL\\pN]+)*", "stop_words": []}' AS settings,
+  TRUE AS lowercase,
+  '[\pL\pN]+(?:''[\pL\pN]+)*' AS pattern,
+  1 AS ngram_min,
+  2 AS ngram_max;

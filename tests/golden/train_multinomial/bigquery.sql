@@ -1,0 +1,53 @@
+BEGIN TRANSACTION;
+@tables/create_models
+@tables/create_classes
+@tables/create_prior
+@tables/create_tokenizers
+@tables/create_calibration
+@tables/create_word_counts
+@tables/create_doc_freq
+@tables/create_doc_count
+@tables/create_scoring
+@tables/create_base
+@tables/create_transform
+@tables/create_log_theta
+DELETE FROM `sqlnb_models`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_base`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_calibration`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_classes`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_doc_count`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_doc_freq`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_prior`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_scoring`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_tokenizers`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_transform`
+WHERE
+  model = 'spam';
+DELETE FROM `sqlnb_word_counts`
+WHERE
+  model = 'spam';
+@train_bernoulli/insert_classes
+@insert_word_counts
+@train_bernoulli/insert_prior
+@insert_scoring
+@insert_base
+@insert_models
+COMMIT TRANSACTION;
