@@ -146,6 +146,13 @@ def _tokenize_macro(db: Database, adapter: str, dialect: str) -> str:
         "{%- set stops = sqlnb.stop_relation(stop_words) %}\n"
         "{%- set grams = ngrams[0] != 1 or ngrams[1] != 1 %}\n",
     ]
+    if dialects.dialect(dialect).expands_classes:  # sqlnb writes \\pL out: Python, not Jinja
+        body.append(
+            "{%- if token_pattern is not none and ('\\\\p' in token_pattern or '\\\\P' in "
+            "token_pattern) %}\n{{ exceptions.raise_compiler_error('sqlnb.tokenize: token_pattern "
+            f"' ~ token_pattern ~ ': {adapter} has no \\\\p classes; write the characters "
+            "out (sqlnb tokenize does)') }}\n{%- endif %}\n"
+        )
     variants = [(lc, g) for lc in (True, False) for g in (False, True)]
     for i, (lc, g) in enumerate(variants):
         test = f"{'' if lc else 'not '}lowercase and {'' if g else 'not '}grams"

@@ -59,6 +59,45 @@ def test_every_argument_is_bound_and_no_scoring_is_written_for_dbt():
         assert "< -700" in text and "ROW_NUMBER() OVER" in text
 
 
+def test_bad_arguments_stop_the_compilation_naming_them():
+    """The package's checks, rendered by Jinja as dbt renders them (dbt's own context:
+    exceptions.raise_compiler_error, adapter.dispatch, return)."""
+    import jinja2
+
+    class Stop(Exception):
+        pass
+
+    def raise_compiler_error(message: str) -> None:
+        raise Stop(message)
+
+    class Adapter:
+        def dispatch(self, name: str, namespace: str) -> Any:
+            return lambda *args: f"{name}{args}"
+
+    env = jinja2.Environment()
+    env.globals.update(
+        exceptions={"raise_compiler_error": raise_compiler_error},
+        adapter=Adapter(),
+        **{"return": lambda value: value},
+    )
+    interface = (ROOT / "dbt" / "macros" / "sqlnb.sql").read_text()
+    calls = {
+        "train('c', kind='gaussian')": "sqlnb.train: kind gaussian: choose one of multinomial",
+        "train('c', kind='complement', alpha=0)": "sqlnb.train: alpha 0: need a number >= 0",
+        "train('c', alpha='1')": "sqlnb.train: alpha 1",
+        "tokenize('d', ngrams=[2, 1])": "sqlnb.tokenize: ngrams [2, 1]: need [min, max]",
+        "tokenize('d', ngrams=[1, 11])": "with 1 <= min <= max <= 10",
+        "tokenize('d', stop_words='french')": "stop_words french: give 'english'",
+        "tokenize('d', lowercase='yes')": "lowercase must be true or false",
+        "predict('m', 't', proba=1)": "proba must be true or false",
+    }
+    for call, message in calls.items():
+        with pytest.raises(Stop, match=re.escape(message)):
+            env.from_string(interface + "{{ " + call + " }}").render()
+    fine = env.from_string(interface + "{{ train('c', kind='bernoulli', alpha=0) }}").render()
+    assert fine.strip().endswith("train('c', 'bernoulli', 0)")
+
+
 # --- the projects -------------------------------------------------------------------------------
 
 
@@ -118,17 +157,20 @@ class Project:
             "{{ sqlnb.tokenize(ref('docs'), ngrams=[1, 2], stop_words='english', "
             "lowercase=false) }}\n"
         )
+        files["models/words.sql"] = (
+            "{{ sqlnb.tokenize(ref('docs'), token_pattern=\"[a-zé']+\") }}\n"
+        )
         for name, text in files.items():
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             (folder / name).write_text(text)
 
-    def dbt(self, *args: str) -> str:
+    def dbt(self, *args: str, fails: bool = False) -> str:
         env = {**os.environ, "DBT_PROFILES_DIR": str(self.folder)}
         env["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"
         done = subprocess.run(
             [_dbt(), *args], cwd=self.folder, env=env, capture_output=True, text=True, timeout=600
         )
-        assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+        assert (done.returncode != 0) == fails, done.stdout[-4000:] + done.stderr[-2000:]
         return done.stdout
 
     def name(self, table: str) -> str:
@@ -164,6 +206,10 @@ def _build(project: Project, rows: list[dict[str, Any]]) -> Project:
     project.cli(
         "tokenize", "--docs", project.name("docs"), "--output", project.name("cli_grams"),
         "--ngrams", "1-2", "--stop-words", "english", "--no-lowercase",
+    )  # fmt: skip
+    project.cli(
+        "tokenize", "--docs", project.name("docs"), "--output", project.name("cli_words"),
+        "--token-pattern", "[a-zé']+",
     )  # fmt: skip
     return project
 
@@ -212,7 +258,7 @@ def project(request: pytest.FixtureRequest) -> Project:
 
 @pytest.mark.process
 def test_tokenize_gives_the_rows_of_sqlnb_tokenize(project: Project):
-    for ours, theirs in (("tokens", "cli_tokens"), ("grams", "cli_grams")):
+    for ours, theirs in (("tokens", "cli_tokens"), ("grams", "cli_grams"), ("words", "cli_words")):
         mine = project.rows(f"SELECT doc_id, word, count FROM {ours}")
         cli = project.rows(f"SELECT doc_id, word, count FROM {theirs}")
         assert len(mine) > 100 and sorted(mine) == sorted(cli)

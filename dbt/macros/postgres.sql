@@ -1088,6 +1088,9 @@ WHERE
 {%- set pattern = sqlnb.default_pattern() if token_pattern is none else sqlnb.literal(token_pattern) %}
 {%- set stops = sqlnb.stop_relation(stop_words) %}
 {%- set grams = ngrams[0] != 1 or ngrams[1] != 1 %}
+{%- if token_pattern is not none and ('\\p' in token_pattern or '\\P' in token_pattern) %}
+{{ exceptions.raise_compiler_error('sqlnb.tokenize: token_pattern ' ~ token_pattern ~ ': postgres has no \\p classes; write the characters out (sqlnb tokenize does)') }}
+{%- endif %}
 {%- if lowercase and not grams %}
 SELECT
   g.doc_id AS doc_id,
