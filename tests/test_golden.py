@@ -18,6 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import duckdb
+import pandas as pd
 import pytest
 import sqlglot
 from sqlglot import exp
@@ -261,6 +262,44 @@ def test_engine_functions(database: Path, dialect: str, monkeypatch: pytest.Monk
     _check(f"functions_{dialect}", dialect, _split_texts(texts), "".join(texts))
 
 
+class _Pretty(Database):
+    """A database whose SQL is written pretty (the engine gets the same trees on one line)."""
+
+    def sql(self, tree: exp.Expr) -> str:
+        return dialects.to_sql(self.backend.prepare(tree), self.dialect.sqlglot, pretty=True)
+
+
+@pytest.mark.parametrize("engine_name", ["postgres", "clickhouse"])
+def test_engine_functions_are_those_the_engine_builds(database: Path, engine_name: str) -> None:
+    """The goldens of test_engine_functions are written without the engine; on the engine
+    itself (its catalog read for the tables' schemas, its current database) the functions of
+    the same model are the same text, the schema or database named as there."""
+    from engines import open_engine
+
+    frame = pd.DataFrame({"id": [1, 2], "body": ["Cheap pills now", "Lunch at noon?"]})
+    frame["label"] = ["spam", "ham"]
+    opened = open_engine(engine_name)
+    engine = next(opened)
+    try:
+        engine.load("emails", frame)
+        docs, labels = sqlnb.Docs("emails", id="id", text="body"), sqlnb.Labels("emails", doc="id")
+        sqlnb.train(engine.db, docs, labels, model="mail")
+        db = _Pretty(engine.db.backend, engine.db.dialect.name)
+        if engine_name == "postgres":
+            where, golden_where = db.backend.schema or "public", "public"
+        else:
+            where, golden_where = dictionaries.database(db), "default"
+        keys = Shape.of(db).keys
+        statements = functions.statements(db, keys, keys)
+        texts = [_normal(t).replace(where, golden_where) for s in statements for t in _texts(db, s)]
+    finally:
+        next(opened, None)
+    family = f"functions_{engine_name}"
+    files = _split_texts(texts).files(engine_name)
+    changed = goldens.differences(family, files, goldens.stored(family, engine_name))
+    assert not changed, f"{engine_name} builds other functions than the goldens say:\n{changed}"
+
+
 def _texts(db: Database, statement: exp.Expr | str, dialect: str | None = None) -> list[str]:
     """A statement as the engine runs it (a tree's own statements), each ended by ;."""
     if isinstance(statement, str):
@@ -298,3 +337,21 @@ def test_every_family_is_generated() -> None:
     folders = {p.name for p in goldens.ROOT.iterdir() if p.is_dir()}
     known = {"tables", *SCRIPTS, *FUNCTIONS}
     assert folders == known, f"remove or generate: {folders ^ known}"
+
+
+def test_a_changed_construct_shows_a_small_diff_of_its_own_file() -> None:
+    """One line changed in predict's jll: the diff names that file alone, a few lines long,
+    and says how to regenerate; putting the pieces back gives the script again."""
+    found = goldens.stored("predict_bernoulli", "duckdb")
+    pieces = {name.split("/")[0]: text for name, text in found.items() if "/" in name}
+    script = goldens.join(found["duckdb.sql"], pieces)
+    assert "ELSE j.base + j.score END AS jll" in pieces["jll"]
+    changed = script.replace("ELSE j.base + j.score END AS jll", "ELSE j.score END AS jll")
+    split = _split_texts(_statements(changed))
+    diff = goldens.differences("predict_bernoulli", split.files("duckdb"), found)
+    assert [line for line in diff.splitlines() if line.startswith("+++")] == [
+        "+++ tests/golden/predict_bernoulli/jll/duckdb.sql"
+    ]
+    assert len(diff.splitlines()) < 15, diff
+    assert goldens.REGENERATE in diff
+    assert goldens.join("".join(split.script), split.pieces) == changed
