@@ -13,7 +13,7 @@ import functools
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -197,11 +197,6 @@ def test_tables(dialect: str) -> None:
 
 def _select(statement: str) -> bool:
     return statement.startswith(("SELECT", "WITH"))
-
-
-def _trees(db: Database, make: Callable[[], list]) -> str:
-    """The statements ``make`` returns (trees or the engine's texts), as one pretty script."""
-    return _normal(dialects.script(make(), db.dialect.name))
 
 
 def _split_texts(texts: list[str]) -> goldens.Split:
