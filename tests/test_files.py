@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 
+import cli
 import pandas as pd
 import pytest
 from sqlglot import exp
-from typer.testing import CliRunner
 
 import sqlnb
-from sqlnb.cli import app
 from sqlnb.engine import Database
 from sqlnb.files import export_model, import_model
 
@@ -175,17 +174,17 @@ def test_interrupted_import_leaves_the_database_as_it_was(engine, tmp_path, monk
 
 def test_ctrl_c_during_export_is_one_line_and_exit_130(tmp_path, monkeypatch):
     db = str(tmp_path / "db.duckdb")
-    runner = CliRunner()
-    assert runner.invoke(app, ["demo", db]).exit_code == 0
+    cli.run("demo", db, env=None, ok=True)
 
     def stopping(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(Database, "write_parquet", stopping)
-    result = runner.invoke(app, ["export", db, "--model", "reviews", "--to", str(tmp_path / "out")])
-    assert result.exit_code == 130
-    assert result.output.strip().splitlines() == [result.output.strip()]
-    assert result.output.startswith("Interrupted:")
+    code, out, err = cli.run("export", db, "--model", "reviews", "--to", tmp_path / "out", env=None)
+    assert code == 130
+    output = out + err
+    assert output.strip().splitlines() == [output.strip()]
+    assert output.startswith("Interrupted:")
     assert sorted(os.listdir(tmp_path)) == ["db.duckdb"]
 
 

@@ -11,20 +11,19 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from cli import run
 from conftest import random_corpus
-from typer.testing import CliRunner
 
 from sqlnb import cache
-from sqlnb.cli import app
 
-runner = CliRunner()
 CONTROL = ("\x1b", "\x07", "\x9b", "\r")
 
 
 def cli(*args: str) -> tuple[int, str, str]:
-    """The command in-process: exit code, stdout, stderr."""
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+    """The command in this process (tests/cli.py), in this environment: exit code, stdout,
+    stderr."""
+    code, out, err = run(*args, env=None)
+    return code, out, err
 
 
 def one_line(code: int, err: str, *said: str) -> None:

@@ -12,14 +12,13 @@ import subprocess
 import zlib
 from pathlib import Path
 
+import cli
 import duckdb
 import numpy as np
 import pytest
 from conftest import random_corpus
-from typer.testing import CliRunner
 
 import sqlnb
-from sqlnb.cli import app
 from sqlnb.report import write_report
 
 EVALUATE_KEYS = (
@@ -260,8 +259,13 @@ def snapshot(path: Path) -> dict:
         return {n: sorted(map(repr, con.execute(f'SELECT * FROM "{n}"').fetchall())) for n in names}
 
 
+def report(*args: object) -> tuple[int, str]:
+    """``sqlnb ARGS`` in this process (tests/cli.py): the exit code, stdout then stderr."""
+    code, out, err = cli.run(*args, env=None)
+    return code, out + err
+
+
 def test_the_command(db_file, tmp_path):
-    runner = CliRunner()
     before = snapshot(db_file)
     out = tmp_path / "text.html"
     args = [
@@ -274,9 +278,9 @@ def test_the_command(db_file, tmp_path):
         "--labels",
         "test_labels",
     ]
-    result = runner.invoke(app, [*args, "--html", str(out)])
-    assert result.exit_code == 0, result.output
-    assert result.output.startswith(f"wrote {out}") and "accuracy" in result.output
+    code, output = report(*args, "--html", out)
+    assert code == 0, output
+    assert output.startswith(f"wrote {out}") and "accuracy" in output
     with duckdb.connect(str(db_file), read_only=True) as con:
         expected = sqlnb.load(con, "text").evaluate("test_tokens", "test_labels")
     shown = embedded(out.read_text(encoding="utf-8"))
@@ -287,23 +291,21 @@ def test_the_command(db_file, tmp_path):
 
     table_args = ["--model", "table", "--table", "test", "--id-column", "id"]
     out = tmp_path / "table.html"
-    result = runner.invoke(
-        app, ["report", str(db_file), *table_args, "--label-column", "label", "--html", str(out)]
-    )
-    assert result.exit_code == 0, result.output
+    code, output = report("report", db_file, *table_args, "--label-column", "label", "--html", out)
+    assert code == 0, output
     assert embedded(out.read_text(encoding="utf-8"))["n_docs"] == 80
     assert snapshot(db_file) == before  # the report changed nothing in the database
 
-    result = runner.invoke(app, ["report", str(db_file), *table_args, "--html", str(out)])
-    assert result.exit_code == 1 and "exists: give --replace" in result.output  # not overwritten
+    code, output = report("report", db_file, *table_args, "--html", out)
+    assert code == 1 and "exists: give --replace" in output  # not overwritten
     nope = tmp_path / "nope.html"
-    result = runner.invoke(app, ["report", str(db_file), "--model", "nope", "--html", str(nope)])
-    assert result.exit_code == 1 and "Error: no model named 'nope'" in result.output
+    code, output = report("report", db_file, "--model", "nope", "--html", nope)
+    assert code == 1 and "Error: no model named 'nope'" in output
     assert not nope.exists()
-    result = runner.invoke(app, [*args, "--html", str(tmp_path / "missing" / "r.html")])
-    assert result.exit_code == 1 and "Error: cannot write" in result.output
+    code, output = report(*args, "--html", tmp_path / "missing" / "r.html")
+    assert code == 1 and "Error: cannot write" in output
     assert snapshot(db_file) == before
-    assert runner.invoke(app, ["report", "--help"]).exit_code == 0
+    assert report("report", "--help")[0] == 0
 
 
 # --- rendering in a real browser --------------------------------------------------------------

@@ -7,12 +7,11 @@ from __future__ import annotations
 import math
 import sqlite3
 
+import cli
 import duckdb
 from test_functions import DUCKDB_MODELS, UNSEEN, duckdb_docs, predictions
-from typer.testing import CliRunner
 
 import sqlnb
-from sqlnb.cli import app
 
 MODELS = {
     **DUCKDB_MODELS,
@@ -74,9 +73,8 @@ def test_writes_build_no_lookup_row_and_stored_rows_score_the_same(tmp_path):
     for name, got in built.items():
         _equal_predict(got, expected[name], name)
 
-    result = CliRunner().invoke(app, ["functions", str(path)])
-    assert result.exit_code == 0, result.output
-    assert result.output.strip() == (
+    result = cli.run("functions", path, env=None, ok=True)
+    assert result.stdout.strip() == (
         f"stored the lookup rows of {len(MODELS)} models: {', '.join(sorted(MODELS))}"
     )
     assert _lookup_rows(path) == sorted(MODELS)
@@ -104,9 +102,8 @@ def test_writes_build_no_lookup_row_and_stored_rows_score_the_same(tmp_path):
 def test_functions_on_other_engines_store_nothing(tmp_path):
     path = tmp_path / "db.sqlite"
     sqlite3.connect(path).execute("CREATE TABLE t (x INTEGER)").connection.close()
-    result = CliRunner().invoke(app, ["functions", str(path)])
-    assert result.exit_code == 0, result.output
-    assert result.output.strip() == "stored the lookup rows of 0 models"
+    result = cli.run("functions", path, env=None, ok=True)
+    assert result.stdout.strip() == "stored the lookup rows of 0 models"
 
 
 def test_a_lookup_row_another_sqlnb_stored_goes(tmp_path):

@@ -6,12 +6,11 @@ import math
 import re
 from pathlib import Path
 
+import cli
 import duckdb
 import pytest
-from typer.testing import CliRunner
 
 import sqlnb
-from sqlnb.cli import app
 from sqlnb.report import charts
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -24,8 +23,8 @@ DOCS = [
 
 
 def run(*argv: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, [str(a) for a in argv])
-    return result.exit_code, result.stdout, result.stderr
+    code, out, err = cli.run(*argv, env=None)  # in this process (tests/cli.py)
+    return code, out, err
 
 
 @pytest.fixture
