@@ -38,7 +38,7 @@ from sqlnb.pipeline import prediction
 from sqlnb.version import __version__
 
 # dbt adapter -> the sqlnb dialect its engine speaks
-ADAPTERS = {"duckdb": "duckdb", "postgres": "postgres"}
+ADAPTERS = {"duckdb": "duckdb", "postgres": "postgres", "spark": "spark"}
 MARK = "sqlnb_dbt_"  # the names that stand for a macro's arguments
 MODEL = "sqlnb"  # the model's name in the queries (its rows are the model relation's)
 ALPHA = 0.0123456789  # stands for the argument alpha in train's queries

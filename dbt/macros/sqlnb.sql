@@ -81,17 +81,17 @@ UNION ALL
 
 {#- Adapters without sqlnb's SQL. -#}
 {% macro default__tokenize(relation, id_column, text_column, lowercase, ngrams, stop_words, token_pattern) -%}
-  {{ exceptions.raise_compiler_error("sqlnb has no SQL for the adapter " ~ adapter.type() ~ " (it has: duckdb, postgres)") }}
+  {{ exceptions.raise_compiler_error("sqlnb has no SQL for the adapter " ~ adapter.type() ~ " (it has: duckdb, postgres, spark)") }}
 {%- endmacro %}
 
 {% macro default__counts(tokens, labels, label_column) -%}
-  {{ exceptions.raise_compiler_error("sqlnb has no SQL for the adapter " ~ adapter.type() ~ " (it has: duckdb, postgres)") }}
+  {{ exceptions.raise_compiler_error("sqlnb has no SQL for the adapter " ~ adapter.type() ~ " (it has: duckdb, postgres, spark)") }}
 {%- endmacro %}
 
 {% macro default__train(counts, kind, alpha) -%}
-  {{ exceptions.raise_compiler_error("sqlnb has no SQL for the adapter " ~ adapter.type() ~ " (it has: duckdb, postgres)") }}
+  {{ exceptions.raise_compiler_error("sqlnb has no SQL for the adapter " ~ adapter.type() ~ " (it has: duckdb, postgres, spark)") }}
 {%- endmacro %}
 
 {% macro default__predict(model, tokens, proba) -%}
-  {{ exceptions.raise_compiler_error("sqlnb has no SQL for the adapter " ~ adapter.type() ~ " (it has: duckdb, postgres)") }}
+  {{ exceptions.raise_compiler_error("sqlnb has no SQL for the adapter " ~ adapter.type() ~ " (it has: duckdb, postgres, spark)") }}
 {%- endmacro %}
