@@ -52,6 +52,11 @@ CALIBRATION = ModelTable(
     optional=True,
 )
 SHARED = (MODELS, CLASSES, PRIOR, TOKENIZERS, CALIBRATION)
+# The kept versions of every model (sqlnb/versions.py): not a model's own rows, so not SHARED.
+VERSIONS = ModelTable(
+    "sqlnb_versions", ("name", "version", "created", "command", "documents", "words")
+)
+INTERNAL = "\x1f"  # in every key sqlnb keeps rows under that is not a model's name
 
 
 @dataclass(frozen=True)
@@ -197,7 +202,25 @@ def check_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
         what = "empty" if isinstance(name, str) else f"not text ({name!r})"
         raise SqlnbError(f"the model name is {what}: give --model NAME")
+    if INTERNAL in name and name != INTERNAL + "tune":  # (tune's scratch model, never kept)
+        raise SqlnbError(
+            f"the model name {name!r} holds the character \\x1f, which sqlnb keeps for its "
+            "own keys (earlier versions): choose another name"
+        )
     return name
+
+
+def listed(db: Database, query: exp.Select, alias: str | None = None) -> exp.Select:
+    """``query`` over ``sqlnb_models`` (as ``alias``) without the rows of models' earlier
+    versions (kept under keys that are no model's name, see sqlnb/versions.py)."""
+    if db.relation_type(VERSIONS.node()) is None:
+        return query
+    keys = (
+        exp.select("model")
+        .from_(VERSIONS.node())
+        .where(exp.column("model").neq(exp.column("name")))
+    )
+    return query.where(exp.column("model", alias).isin(query=keys).not_())
 
 
 def entry(db: Database, name: str) -> Entry:
@@ -222,7 +245,7 @@ def entries(db: Database) -> list[dict[str, Any]]:
     labels: dict[str, list[str]] = {}
     for r in db.fetch_dicts(templates.parsed("catalog/classes.sql")):
         labels.setdefault(r["model"], []).append(r["label"])
-    rows = db.fetch_dicts(templates.parsed("catalog/models.sql"))
+    rows = db.fetch_dicts(listed(db, templates.select("catalog/models.sql"), "m"))
     for r in rows:
         r["params"] = json.loads(r["params"])
         r["classes"] = labels.get(r["model"], [])

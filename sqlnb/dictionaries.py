@@ -100,7 +100,7 @@ def _name(where: str, table: str) -> str:
 def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
     """The statements that write the rows of ``models`` (default: every text model) again,
     delete those of models that are gone, and reload the dictionaries."""
-    texts = exp.select("model").from_(catalog.MODELS.node())
+    texts = catalog.listed(db, exp.select("model").from_(catalog.MODELS.node()))
     kinds = [k.name for k in KINDS.values() if k.functions]
     wanted = sorted(
         r[0] for r in db.fetch(texts.where(exp.column("kind").isin(*map(exp.convert, kinds))))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from sqlglot import exp
 
-from sqlnb import catalog, modelfile, training
+from sqlnb import catalog, modelfile, training, versions
 from sqlnb.catalog import CLASSES, MODELS
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
@@ -30,11 +30,14 @@ from sqlnb.tokenizer import Tokenizer
 STAGED = scratch.name("sqlnb_import")  # the temporary relations files are read into
 
 
-def export_model(db: Database, name: str, path: Path, *, replace: bool = False) -> list[Path]:
-    """Write model ``name`` to the folder ``path`` (an existing model file there only with
-    ``replace``); returns the files written. The files hold one committed version of the
-    model: they are read in one snapshot where the engine has them, and elsewhere an export
-    during which the model was retrained is refused."""
+def export_model(
+    db: Database, name: str, path: Path, *, replace: bool = False, version: int | None = None
+) -> list[Path]:
+    """Write model ``name`` (its kept ``version``, default the current one) to the folder
+    ``path`` (an existing model file there only with ``replace``); returns the files written.
+    The files hold one committed version of the model: they are read in one snapshot where
+    the engine has them, and elsewhere an export during which the model was retrained is
+    refused."""
     given, path = str(path), path.resolve()
     if path == Path.cwd() or path in Path.cwd().parents:
         raise SqlnbError(f"{given!r} is the current folder or holds it: choose a new folder")
@@ -52,13 +55,16 @@ def export_model(db: Database, name: str, path: Path, *, replace: bool = False) 
         raise SqlnbError(f"cannot write {given!r}: {error.strerror or error}") from None
     try:
         with db.snapshot():
-            entry = catalog.entry(db, name)
+            where = versions.reading(db, name, version)  # the key its rows are under
+            entry = catalog.entry(db, where)
             for table in catalog.counts(entry.kind):
                 types = table.types()
+                named = [exp.convert(name).as_("model") if c == "model" else exp.column(c)
+                    for c in types]  # fmt: skip
                 query = (
-                    exp.select(*(exp.column(c) for c in types))
+                    exp.select(*named)
                     .from_(table.node())
-                    .where(exp.column("model").eq(exp.convert(name)))
+                    .where(exp.column("model").eq(exp.convert(where)))
                 )
                 db.write_parquet(query, folder / f"{table.name}.parquet", types)
             if not catalog.is_current(db, entry):  # an engine without snapshots
@@ -104,7 +110,9 @@ def _publish(folder: Path, path: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def import_model(db: Database, path: Path, name: str | None = None) -> str:
+def import_model(
+    db: Database, path: Path, name: str | None = None, keep: int = versions.KEEP
+) -> str:
     """Load a model file into the database (replacing a model of the same name, atomically);
     returns the model's name. Every value a training would have refused is refused here too,
     naming the file and the value, before anything is written."""
@@ -116,7 +124,7 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
     where = f"model file {str(path)!r}"
     info = _catalog_row(file)
     the_kind, params, n_classes = modelfile.described(info, where)
-    name = name or str(info["model"])
+    name = catalog.check_name(name or str(info["model"]))
     tables = [t for t in catalog.counts(the_kind)[1:] if (path / f"{t.name}.parquet").exists()]
     for table in catalog.counts(the_kind)[1:]:
         if table not in tables and not table.optional:
@@ -151,7 +159,9 @@ def import_model(db: Database, path: Path, name: str | None = None) -> str:
         ]
         if params.get("tokenizer"):  # a long stop-word list, for the queries after this
             statements += Tokenizer.from_dict(params["tokenizer"]).storing()
-        return training.Training(db, name, the_kind, params, statements, reads=where).apply().name
+        written = training.Training(db, name, the_kind, params, statements, reads=where)
+        written.command, written.keep = "import", keep
+        return written.apply().name
 
 
 def _catalog_row(file: Path) -> dict[str, str]:

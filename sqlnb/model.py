@@ -24,7 +24,16 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import calibration, catalog, decisions, pipeline, settings, templates, training
+from sqlnb import (
+    calibration,
+    catalog,
+    decisions,
+    pipeline,
+    settings,
+    templates,
+    training,
+    versions,
+)
 from sqlnb.calibration import Calibration
 from sqlnb.catalog import Entry
 from sqlnb.engine import Database, scratch
@@ -239,19 +248,23 @@ class Model(Entry):
         data: str | Source,
         labels: str | Labels | None = None,
         method: str = settings.METHOD.default,
+        keep: int = versions.KEEP,
     ) -> Calibration:
         """Fit a calibration of the model's probabilities on held-out labeled documents and
         store it with the model, replacing any other (``method="none"`` removes it); every
         prediction then uses it (see :mod:`sqlnb.calibration`)."""
         self._check_current()
         fitted = calibration.fit(self.db, self, data, labels, method)
+        written = training.Training(self.db, self.name, self.kind, self.params, [])
+        written.command, written.keep = "calibrate", keep
         with self.db.transaction():
+            versions.before_write(self.db, self.name)
             for statement in catalog.creates(self.db, self.kind):
                 self.db.execute(statement)
             for statement in fitted.statements(self.name):
                 self.db.execute(statement)
             self._check_current()
-            training.finish(training.Training(self.db, self.name, self.kind, self.params, []))
+            training.finish(written)
         return fitted
 
     def calibration(self) -> list[dict[str, Any]]:

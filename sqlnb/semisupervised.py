@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, pipeline, settings, templates, training
+from sqlnb import catalog, pipeline, settings, templates, training, versions
 from sqlnb.catalog import Entry
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
@@ -127,6 +127,7 @@ def train(
     history: list[dict[str, Any]] = []
     with db.transaction():
         db.stage("preparing")
+        versions.before_write(db, model)  # the version it replaces is kept
         labeled = _table(db, LABELED, weighted)
         labeled_ids = exp.select("doc_id").from_(labeled.copy())
         tokens = _table(  # the labeled documents' tokens (the table may hold others too)
@@ -184,6 +185,7 @@ def train(
         ):
             db.execute(statement)
         done = training.Training(db, model, the_kind, params, [], reads=f"table {source.table!r}")
+        done.command = "train"
         written = training.finish(done)
         for name in (TOKENS, UNLABELED, DOCUMENTS, LABELED, WEIGHTS, POSTERIOR):
             db.drop_temporary(exp.to_table(name))

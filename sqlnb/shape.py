@@ -87,7 +87,8 @@ def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
         )
         methods = {str(m): str(k) for m, k in db.fetch(query)}
     found = []
-    for row in db.fetch_dicts(templates.parsed("catalog/models.sql")):
+    current = catalog.listed(db, templates.select("catalog/models.sql"), "m")  # no versions
+    for row in db.fetch_dicts(current):
         the_kind, params = KINDS.get(str(row["kind"])), json.loads(row["params"])
         if the_kind is None or not the_kind.functions or not params.get("tokenizer"):
             continue
@@ -108,7 +109,7 @@ def stored(db: Database) -> bool:
 
 def missing(db: Database) -> list[str]:
     """The text models without a stored lookup row (the macros build theirs in each query)."""
-    texts = exp.select("model").from_(catalog.MODELS.node())
+    texts = catalog.listed(db, exp.select("model").from_(catalog.MODELS.node()))
     kinds = [k.name for k in KINDS.values() if k.functions]
     tokenized = exp.select("model").from_(TOKENIZERS.node())  # only these have a row
     texts = texts.where(exp.column("kind").isin(*(exp.convert(k) for k in kinds)))

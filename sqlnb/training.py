@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, events, templates
+from sqlnb import catalog, events, templates, versions
 from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, Entry
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
@@ -49,11 +49,16 @@ class Training:
     reads: str | None = None
     # the method of the calibration the statements drop (it was fitted to the old model)
     drops_calibration: str | None = None
+    # the command a committed write keeps a version as (sqlnb.versions), and how many to keep
+    command: str | None = None
+    keep: int = versions.KEEP
 
     def apply(self, *, functions: bool = True) -> Entry:
         """Run the statements in one transaction and :func:`finish` it (``functions`` off: a
         model that will not be committed); returns the model as written."""
         with self.db.transaction():
+            if functions and self.command:  # the version it replaces is kept
+                versions.before_write(self.db, self.model)
             for statement in self.statements:
                 self.db.stage(_stage(statement))
                 self.db.execute(statement)
@@ -82,6 +87,8 @@ def finish(written: Training, *, functions: bool = True) -> Entry:
         raise SqlnbError(f"{written.reads or 'the data'}: the model's counts overflow ({problem})")
     if written.no_words and not entry.info.get("n_features"):
         raise SqlnbError(written.no_words)
+    if functions and written.command:
+        versions.after_write(db, model, written.command, written.keep)
     if functions:  # the SQL functions, among others, keep in step (sqlnb.events)
         events.announce(events.MODEL_WRITTEN, db, model)
     return entry
@@ -244,7 +251,7 @@ def train(
         statements += (tokenizer or Tokenizer()).storing()
     dropped = catalog.calibration(db, model)  # replacing the model deletes it
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
-                    _named(source), dropped)  # fmt: skip
+                    _named(source), dropped, "train")  # fmt: skip
 
 
 def append(
@@ -352,6 +359,7 @@ def append(
         statements,
         reads=_named(source),
         drops_calibration=catalog.calibration(db, model),
+        command="append",
     )
 
 
@@ -436,11 +444,11 @@ def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
     statements += catalog.deletes(model, (MODELS, *catalog.derived(the_kind)))
     statements += parameters(model, the_kind, params, current.label_type, current.n_classes)
     if params == current.params:  # the same model: its calibration still fits
-        return Training(db, model, the_kind, params, statements)
+        return Training(db, model, the_kind, params, statements, command="retune")
     statements += catalog.deletes(model, [CALIBRATION])  # fitted to the model before retuning
-    return Training(
-        db, model, the_kind, params, statements, drops_calibration=catalog.calibration(db, model)
-    )
+    dropped = catalog.calibration(db, model)
+    return Training(db, model, the_kind, params, statements, drops_calibration=dropped,
+                    command="retune")  # fmt: skip
 
 
 def drop(db: Database, model: str) -> None:
@@ -450,6 +458,7 @@ def drop(db: Database, model: str) -> None:
     with db.transaction():
         for statement in catalog.drop(current):
             db.execute(statement)
+        versions.drop_all(db, model)
         events.announce(events.MODEL_WRITTEN, db, model)
 
 

@@ -1,5 +1,6 @@
 """The commands that write: train (and ``sql train``), retune, predict (and ``sql predict``),
-classify, tokenize, tune, export, import, drop, demo (``functions``: :mod:`sqlnb.cli.upkeep`).
+classify, tokenize, tune, export, import, demo (``functions``: :mod:`sqlnb.cli.upkeep`;
+versions, rollback, drop: :mod:`sqlnb.cli.production`).
 Each is a thin layer over the API."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from sqlglot import exp
 
-from sqlnb import files, settings, training, tuning
+from sqlnb import files, settings, training, tuning, versions
 from sqlnb.cli import upkeep  # noqa: F401  (registers ``sqlnb functions``)
 from sqlnb.cli.console import (
     FILE_SUFFIXES,
@@ -55,6 +56,7 @@ from sqlnb.cli.options import (
     renamed,
     uses,
 )
+from sqlnb.cli.production import KeepOpt, VersionOpt
 from sqlnb.cli.registry import command, print_script
 from sqlnb.engine import dialects
 from sqlnb.errors import SqlnbError
@@ -93,6 +95,7 @@ def train(
     em_weight: EmWeightOpt = None,
     em_iterations: EmIterationsOpt = None,
     em_tolerance: EmToleranceOpt = None,
+    keep: KeepOpt = versions.KEEP,
     dialect: str | None = None,
 ) -> None:
     """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
@@ -140,6 +143,7 @@ def train(
         if dialect is not None:
             print_script(plan.script(dialect))
             return
+        plan.keep = keep
         entry = plan.apply()
     weighted = entry.params.get("class_weight") or any(
         getattr(s, "weight", None) for s in (labels, data)
@@ -154,12 +158,16 @@ def train(
 
 @command()
 def retune(
-    db: DbArg, model_name: ModelOpt = "default", hyper: dict[str, Any] = uses(HYPER)
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    hyper: dict[str, Any] = uses(HYPER),
+    keep: KeepOpt = versions.KEEP,
 ) -> None:
     """Change the hyperparameters that derive a trained model's parameters from its stored
     counts (the README's table: used when deriving), without its training data."""
     with opened(db) as database:
         plan = training.retune(database, model_name, hyper)
+        plan.keep = keep
         entry = plan.apply()
     shown = {k: v for k, v in entry.params.items() if k not in ("features", "tokenizer", "pruning")}
     echo(f"retuned model {model_name!r}: {json.dumps(shown)}")
@@ -198,12 +206,13 @@ def predict(
     uncalibrated: UncalibratedOpt = False,
     priors: PriorsOpt = None,
     costs: CostsOpt = None,
+    version: VersionOpt = None,
     dialect: str | None = None,
 ) -> None:
     """Classify every document of a tokens table, --docs table (raw text) or --table: into a
     new table (doc_id, label, proba), a file, or printed."""
     with opened(db) as database:
-        m = load(database, model_name)
+        m = load(database, versions.reading(database, model_name, version))
         decided = _decided(m, data, uncalibrated, priors, costs)
         if dialect is not None:
             if output is None or output == "-":
@@ -286,16 +295,17 @@ def calibrate(
     model_name: ModelOpt = "default",
     data: Source = uses(LABELED),
     labels: Labels = uses(TRUTH),
+    keep: KeepOpt = versions.KEEP,
 ) -> None:
     """Calibrate a model's probabilities on held-out labeled documents; stored with the model,
     used by every prediction after it (predict --uncalibrated gives the model's own)."""
     with opened(db) as database:
         m = load(database, model_name)
         if method == "none":
-            m.calibrate(data, labels, "none")
+            m.calibrate(data, labels, "none", keep)
             echo(f"model {model_name!r} is uncalibrated")
             return
-        fitted = m.calibrate(data, labels, method)  # checks the data first
+        fitted = m.calibrate(data, labels, method, keep)  # checks the data first
         before = m.evaluate(data, labels, calibrate=False)
         after = load(database, model_name).evaluate(data, labels)
     detail = f" (T = {fitted.rows[0][3]:.6g})" if method == "temperature" else ""
@@ -433,11 +443,12 @@ def export_model(
     ],
     model_name: ModelOpt = "default",
     replace: Annotated[bool, typer.Option(help="Replace an earlier model file there.")] = False,
+    version: VersionOpt = None,
 ) -> None:
     """Write a model (counts, hyperparameters, tokenizer, version) as Parquet files: one
     committed version of it."""
     with opened(db) as database:
-        written = files.export_model(database, model_name, to, replace=replace)
+        written = files.export_model(database, model_name, to, replace=replace, version=version)
     echo(f"wrote model {model_name!r} to {to} ({len(written)} files)")
 
 
@@ -448,19 +459,12 @@ def import_model(
     model_name: Annotated[
         str | None, typer.Option("--model", "-m", help="Name to give it (default: its own).")
     ] = None,
+    keep: KeepOpt = versions.KEEP,
 ) -> None:
     """Load a model file into any supported engine (replacing a model of that name)."""
     with opened(db, create=True) as database:
-        name = files.import_model(database, path, model_name)
+        name = files.import_model(database, path, model_name, keep)
     echo(f"imported model {name!r}")
-
-
-@command("drop")
-def drop_model(db: DbArg, model_name: ModelOpt = "default") -> None:
-    """Remove a model."""
-    with opened(db) as database:
-        training.drop(database, model_name)
-    echo(f"dropped model {model_name!r}")
 
 
 @command()

@@ -1,0 +1,76 @@
+"""The commands of a model in production: versions, rollback, drop (a model, or one kept
+version) and monitor (:mod:`sqlnb.monitor`); ``--keep`` and ``--version`` of the others."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from sqlnb import training, versions
+from sqlnb.cli.console import display, echo, opened, table
+from sqlnb.cli.options import DbArg, ModelOpt
+from sqlnb.cli.registry import command
+
+KeepOpt = Annotated[
+    int,
+    typer.Option(
+        help="Versions of the model to keep, the current one included (sqlnb versions).",
+        min=1,
+    ),
+]
+VersionOpt = Annotated[
+    int | None,
+    typer.Option("--version", help="A kept version of the model (sqlnb versions)."),
+]
+
+
+@command("versions")
+def list_versions(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    as_json: Annotated[bool, typer.Option("--json", help="Print only JSON.")] = False,
+) -> None:
+    """The kept versions of a model: version, created, command, documents, words, current."""
+    with opened(db) as database:
+        found = versions.listing(database, model_name)
+    if as_json:
+        sys.stdout.write(json.dumps([v.as_dict() for v in found], indent=2) + "\n")
+        return
+    shown = table("version", "created", "command", "documents", "words", "current")
+    for v in found:
+        shown.add_row(str(v.version), v.created, v.command, f"{v.documents:.10g}", str(v.words),
+            "yes" if v.current else "")  # fmt: skip
+    display(shown)
+
+
+@command()
+def rollback(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    to: Annotated[
+        int | None, typer.Option(help="The kept version to make current (default: the one before).")
+    ] = None,
+) -> None:
+    """Make an earlier kept version of a model its current one again, atomically (no new
+    version is made: sqlnb rollback --to the newer one goes back)."""
+    with opened(db) as database:
+        old, new = versions.rollback(database, model_name, to)
+    echo(f"model {model_name!r}: version {new} is current (was {old})")
+
+
+@command("drop")
+def drop_model(db: DbArg, model_name: ModelOpt = "default", version: VersionOpt = None) -> None:
+    """Remove a model, every kept version of it included; with --version, one kept version
+    that is not the current one."""
+    with opened(db) as database:
+        if version is not None:
+            versions.drop_version(database, model_name, version)
+        else:
+            training.drop(database, model_name)
+    if version is not None:
+        echo(f"dropped version {version} of model {model_name!r}")
+        return
+    echo(f"dropped model {model_name!r}")

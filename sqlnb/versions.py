@@ -1,0 +1,262 @@
+"""Kept versions of a model, and rolling back to one (``sqlnb versions``, ``sqlnb rollback``).
+
+Every write of a model (train over its name, append, retune, calibrate, import over its name)
+keeps the version it replaces. The current version stays under the model's own name, so that
+everything that reads a model (predict, evaluate, show, every engine's SQL functions) reads it
+as before; an earlier version keeps every row it had (counts, derived tables, catalog row,
+tokenizer, calibration) under :func:`key`, a name no model may have (it holds ``\\x1f``,
+refused by :func:`sqlnb.catalog.check_name`). Keeping the derived rows too (not only the
+counts) lets ``predict --version`` and ``export --version`` read a version without writing,
+and makes a rollback a move of rows, with nothing derived again: the version answers exactly as
+it did. ``sqlnb_versions`` numbers the versions of each name (never reusing a number) and says
+where each is kept (the current one: under the name).
+
+Rows move with the engines' own statements, INSERT ... SELECT under the new key and DELETE of
+the old (Spark and ClickHouse cannot UPDATE a key column), inside the write's transaction
+where the engine has transactions. Spark and ClickHouse have none: there a rollback first
+copies the current version to its key, so that an interruption leaves both versions kept, and
+running the rollback again completes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlglot import exp
+
+from sqlnb import catalog, events, templates
+from sqlnb.catalog import VERSIONS, Entry
+from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
+from sqlnb.kinds import KINDS, ModelTable
+
+MARK = catalog.INTERNAL  # in every internal key; no model name may hold it
+KEEP = 3  # versions kept by default, the current one included
+COMMANDS = ("train", "append", "retune", "calibrate", "import")
+
+
+def key(name: str, version: int) -> str:
+    """Where an earlier version of model ``name`` keeps its rows.
+
+    >>> key("spam", 2)
+    'spam\\x1fv2'
+    """
+    return f"{name}{MARK}v{version}"
+
+
+def _gone(name: str) -> str:
+    """The key of the row that remembers the highest dropped version number of ``name``."""
+    return f"{name}{MARK}dropped"
+
+
+@dataclass(frozen=True)
+class Version:
+    """One kept version of a model, as ``sqlnb versions`` prints it."""
+
+    version: int
+    created: str
+    command: str
+    documents: float
+    words: int
+    current: bool
+    where: str  # the key its rows are kept under
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "created": self.created,
+            "command": self.command,
+            "documents": self.documents,
+            "words": self.words,
+            "current": self.current,
+        }
+
+
+def kept(db: Database, name: str) -> list[Version]:
+    """The kept versions of model ``name``, oldest first (none before its first write that
+    kept one: a model an earlier sqlnb trained has its version 1 on its next write)."""
+    if db.relation_type(VERSIONS.node()) is None:
+        return []
+    found = []
+    for r in db.fetch_dicts(templates.select("versions/kept.sql", model_name=name)):
+        n, where = int(r["version"]), str(r["model"])
+        if where in (name, key(name, n)):
+            documents, words = float(r["documents"] or 0), int(r["words"] or 0)
+            found.append(Version(n, str(r["created"]), str(r["command"]), documents, words,
+                where == name, where))  # fmt: skip
+    return found
+
+
+def listing(db: Database, name: str) -> list[Version]:
+    """:func:`kept` of an existing model (an unknown name is the catalog's clear error); a
+    model written before versions were kept shows its one version, not yet numbered (0)."""
+    entry = catalog.entry(db, name)
+    found = kept(db, name)
+    if not any(v.current for v in found):
+        info = entry.info
+        documents, words = float(info.get("n_docs") or 0), int(info.get("n_features") or 0)
+        found.append(Version(0, str(info.get("trained_at")), "train", documents, words, True,
+            name))  # fmt: skip
+    return found
+
+
+def _kind_of(db: Database, where: str) -> Entry | None:
+    """The catalog entry of the rows kept under ``where`` (a name or a version's key)."""
+    found = catalog.row(db, where)
+    if found is None or found["kind"] not in KINDS:
+        return None
+    return Entry(where, found["kind"], {}, found["label_type"], found)
+
+
+def _tables(db: Database, *wheres: str) -> list[ModelTable]:
+    """Every table (not view) the rows kept under ``wheres`` may be in, the catalog first,
+    the versions table last."""
+    every = {t.name: t for t in catalog.SHARED}
+    for where in wheres:
+        entry = _kind_of(db, where)
+        if entry is not None:
+            every.update({t.name: t for t in entry.kind.tables})
+    found = [t for t in every.values() if not t.view and db.relation_type(t.node()) == "table"]
+    return [*found, VERSIONS]
+
+
+def moving(
+    db: Database, source: str, target: str, tables: Sequence[ModelTable], *, delete: bool = True
+) -> list[exp.Expr]:
+    """The statements that put the rows of ``source`` under ``target`` in ``tables``: any
+    left under ``target`` go first, then a copy, then (``delete``) the source's rows."""
+    statements = catalog.deletes(target, tables)
+    for table in tables:
+        columns = [c for c in db.columns(table.node()) if c.lower() != "model"]
+        rows = (
+            exp.select(exp.convert(target).as_("model"), *(exp.column(c) for c in columns))
+            .from_(table.node())
+            .where(exp.column("model").eq(exp.convert(source)))
+        )
+        statements.append(exp.insert(rows, table.node(), columns=["model", *columns]))
+    return statements + (catalog.deletes(source, tables) if delete else [])
+
+
+def _record(name: str, command: str, created: exp.Expr | None = None) -> exp.Expr:
+    return templates.render(
+        "versions/record.sql",
+        model_name=name,
+        command=command,
+        created=created or exp.CurrentTimestamp(),
+    )
+
+
+def _run(db: Database, statements: Iterable[exp.Expr]) -> None:
+    for statement in statements:
+        db.execute(statement)
+
+
+def before_write(db: Database, name: str) -> None:
+    """Inside a write's transaction, before it replaces model ``name``: keep the current
+    version under its key (a model written before versions were kept is numbered first)."""
+    if catalog.row(db, name) is None:
+        return
+    _run(db, [templates.render(VERSIONS.create)])
+    current = [v for v in kept(db, name) if v.current]
+    if not current:  # a model an earlier sqlnb wrote (or whose row was lost): version it
+        _run(db, [_record(name, "train", exp.column("trained_at", "m"))])
+        current = [v for v in kept(db, name) if v.current]
+    _run(db, moving(db, name, key(name, current[0].version), _tables(db, name), delete=False))
+    _run(db, catalog.deletes(name, [VERSIONS]))
+
+
+def after_write(db: Database, name: str, command: str, keep: int = KEEP) -> None:
+    """Inside a write's transaction, after it wrote model ``name``: record the new current
+    version and drop the oldest kept ones beyond ``keep`` (the current one included)."""
+    check_keep(keep)
+    _run(db, [templates.render(VERSIONS.create), _record(name, command)])
+    versions = kept(db, name)
+    for old in [v for v in versions if not v.current][: max(len(versions) - keep, 0)]:
+        _run(db, _dropping(db, name, old))
+
+
+def check_keep(keep: int) -> None:
+    if keep < 1:
+        raise SqlnbError(f"--keep {keep}: keep at least 1 version (the current one)")
+
+
+def _dropping(db: Database, name: str, version: Version) -> list[exp.Expr]:
+    """Delete a kept, not current version's rows; its number is remembered (never reused)."""
+    tables = _tables(db, version.where)
+    statements = catalog.deletes(version.where, tables[:-1])
+    tombstone = (
+        exp.delete(VERSIONS.node())
+        .where(exp.column("model").eq(exp.convert(_gone(name))))
+        .where(exp.column("version") < version.version)
+    )
+    statements += [tombstone, *moving(db, version.where, _gone(name), [VERSIONS])]
+    return statements
+
+
+def _chosen(db: Database, name: str, version: int) -> Version:
+    """Kept version ``version`` of model ``name``, or a one-line refusal naming those kept."""
+    versions = listing(db, name)
+    for v in versions:
+        if v.version == version and v.version > 0:
+            return v
+    numbers = ", ".join(str(v.version) for v in versions if v.version > 0) or "none"
+    raise SqlnbError(f"model {name!r} keeps no version {version} (kept: {numbers})")
+
+
+def reading(db: Database, name: str, version: int | None) -> str:
+    """The name to load to read version ``version`` of model ``name`` (None: the current)."""
+    if version is None:
+        return name
+    return _chosen(db, name, version).where
+
+
+def drop_version(db: Database, name: str, version: int) -> None:
+    """Remove one kept version of model ``name`` that is not the current one."""
+    db.trusted(writing=True)
+    chosen = _chosen(db, name, version)
+    if chosen.current:
+        raise SqlnbError(
+            f"version {version} is model {name!r}'s current one: roll back first, or drop the model"
+        )
+    with db.transaction():
+        _run(db, _dropping(db, name, chosen))
+
+
+def drop_all(db: Database, name: str) -> None:
+    """Inside a drop's transaction, after the model's own rows went: every kept version's
+    rows and the version rows of ``name``."""
+    if db.relation_type(VERSIONS.node()) is None:
+        return
+    for v in kept(db, name):
+        if not v.current:
+            _run(db, catalog.deletes(v.where, _tables(db, v.where)[:-1]))
+    where = exp.column("name").eq(exp.convert(name))
+    _run(db, [exp.delete(VERSIONS.node()).where(where)])
+
+
+def rollback(db: Database, name: str, to: int | None = None) -> tuple[int, int]:
+    """Make kept version ``to`` (default: the newest before the current one) model ``name``'s
+    current version again, in one transaction; returns (from, to). No new version is made."""
+    db.trusted(writing=True)
+    db.backend.check_writable()
+    versions = listing(db, name)
+    current = next(v for v in versions if v.current)
+    if to is None:
+        earlier = [v for v in versions if v.version < current.version and not v.current]
+        if not earlier:
+            raise SqlnbError(
+                f"model {name!r} has no version before {current.version} to roll back to"
+            )
+        target = earlier[-1]
+    else:
+        target = _chosen(db, name, to)
+        if target.current:
+            raise SqlnbError(f"version {to} is model {name!r}'s current one already")
+    with db.transaction():
+        tables = _tables(db, name, target.where)
+        _run(db, moving(db, name, key(name, current.version), tables))
+        _run(db, moving(db, target.where, name, tables))
+        events.announce(events.MODEL_WRITTEN, db, name)
+    return current.version, target.version

@@ -1,0 +1,253 @@
+"""Kept versions of a model and rollback (issue 40): versions after train, retrain, append,
+retune, calibrate and import; rollback (default and --to); predict --version; --keep; drop
+of one version and of all; the refusals (one line, exit 1, every table unchanged); an
+interrupted rollback; DuckDB's sqlnb_classify following a rollback; every engine against
+DuckDB."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from cli import run
+from drift import corpus
+from test_functions import function_rows
+
+import sqlnb
+from sqlnb import events, versions
+
+
+def make(path: Path) -> None:
+    frame = corpus(7)
+    with duckdb.connect(str(path)) as con:
+        con.register("frame", frame)
+        con.execute("CREATE TABLE early AS SELECT * FROM frame WHERE sent < '2024-03-01'")
+        con.execute("CREATE TABLE late AS SELECT * FROM frame WHERE sent >= '2024-03-01'")
+        con.execute("CREATE TABLE every_doc AS SELECT * FROM frame")
+
+
+def docs(table: str) -> tuple[str, ...]:
+    return ("--docs", table, "--id-column", "doc_id", "--text-column", "text")
+
+
+def predicted(path: Path, *extra: str) -> list[list[str]]:
+    out = run("predict", path, *docs("every_doc"), "--format", "csv", *extra, ok=True).stdout
+    return [line.split(",") for line in out.strip().splitlines()[1:]]
+
+
+def same(a: list[list[str]], b: list[list[str]]) -> bool:
+    """The same labels, probabilities within 1e-12 (rows moved between keys are summed in
+    another order)."""
+    return len(a) == len(b) and all(
+        x[:2] == y[:2] and abs(float(x[2]) - float(y[2])) <= 1e-12 for x, y in zip(a, b)
+    )
+
+
+def kept(path: Path, model: str = "default") -> list[dict[str, object]]:
+    out = run("versions", path, "--model", model, "--json", ok=True).stdout
+    return json.loads(out)
+
+
+def tables(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every sqlnb_* table, sorted: what a refusal must leave unchanged."""
+    with duckdb.connect(str(path), read_only=True) as con:
+        names = [
+            r[0]
+            for r in con.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_name LIKE 'sqlnb%' AND table_type = 'BASE TABLE'"
+            ).fetchall()
+        ]
+        return {n: sorted(map(str, con.execute(f'SELECT * FROM "{n}"').fetchall())) for n in names}
+
+
+def refused(path: Path, *args: object, says: str) -> None:
+    before = tables(path)
+    code, out, err = run(*args)
+    assert code == 1, (out, err)
+    assert err.count("\n") == 1 and says in err, err
+    assert tables(path) == before
+
+
+def test_versions_rollback_and_refusals(tmp_path):
+    path = tmp_path / "v.duckdb"
+    make(path)
+    run("train", path, *docs("early"), ok=True)
+    refused(path, "rollback", path, says="no version before 1")
+    first = predicted(path)
+    run("train", path, *docs("late"), ok=True)
+    second = predicted(path)
+    assert first != second
+    run("train", path, *docs("early"), "--append", ok=True)
+    third = predicted(path)
+    found = kept(path)
+    assert [(v["version"], v["command"], v["current"]) for v in found] == [
+        (1, "train", False),
+        (2, "train", False),
+        (3, "append", True),
+    ]
+    n_early, n_late = 60, 60
+    assert [v["documents"] for v in found] == [n_early, n_late, n_early + n_late]
+    words = [v["words"] for v in found]
+    assert words[0] < words[1] == words[2]  # the late months' new words
+    run("retune", path, "--alpha", "0.5", ok=True)  # version 4: version 1 is dropped (keep 3)
+    assert [(v["version"], v["command"]) for v in kept(path)] == [
+        (2, "train"),
+        (3, "append"),
+        (4, "retune"),
+    ]
+    fourth = predicted(path)
+    assert same(predicted(path, "--version", "2"), second)
+    assert same(predicted(path, "--version", "3"), third)
+    assert kept(path)[-1]["current"] and kept(path)[-1]["version"] == 4
+    # the refusals: one line, exit 1, every table unchanged
+    refused(path, "rollback", path, "--to", "1", says="keeps no version 1 (kept: 2, 3, 4)")
+    refused(path, "rollback", path, "--to", "4", says="current one already")
+    refused(path, "drop", path, "--version", "4", says="current one")
+    refused(path, "predict", path, *docs("every_doc"), "--version", "1", says="no version 1")
+    refused(path, "versions", path, "--model", "nope", says="no model named 'nope'")
+    refused(path, "train", path, *docs("early"), "--model", "a\x1fv2", says="\\x1f")
+    # rollback: default, the one before; --to, any kept one (also newer); no new version
+    run("rollback", path, ok=True)
+    assert same(predicted(path), third)
+    assert [v["current"] for v in kept(path)] == [False, True, False]
+    run("rollback", path, "--to", "2", ok=True)
+    assert same(predicted(path), second)
+    with duckdb.connect(str(path), read_only=True) as con:
+        labels = con.execute(
+            "SELECT doc_id, sqlnb_classify('default', text) FROM every_doc ORDER BY doc_id"
+        ).fetchall()
+    assert [[str(i), str(label)] for i, label in labels] == [r[:2] for r in second]
+    out = run("models", path, "--json", ok=True).stdout
+    assert [m["model"] for m in json.loads(out)] == ["default"]
+    run("rollback", path, "--to", "4", ok=True)
+    assert same(predicted(path), fourth)
+    assert [(v["version"], v["current"]) for v in kept(path)] == [(2, False), (3, False), (4, True)]
+    # export a kept version, import it: it predicts as that version did
+    run("export", path, "--version", "2", "--output", tmp_path / "v2", ok=True)
+    run("import", path, tmp_path / "v2", "--model", "copy", ok=True)
+    assert same(predicted(path, "--model", "copy"), second)
+    assert [(v["version"], v["command"]) for v in kept(path, "copy")] == [(1, "import")]
+    run("import", path, tmp_path / "v2", "--model", "default", "--keep", "2", ok=True)
+    assert [(v["version"], v["command"]) for v in kept(path)] == [(4, "retune"), (5, "import")]
+    # drop one version (its number is never given again), then every version
+    run("drop", path, "--version", "4", ok=True)
+    assert [v["version"] for v in kept(path)] == [5]
+    run("train", path, *docs("late"), ok=True)
+    assert [v["version"] for v in kept(path)] == [5, 6]
+    run("drop", path, ok=True)
+    for name, rows in tables(path).items():
+        if name not in ("sqlnb_functions", "sqlnb_stop_words", "sqlnb_lookup"):
+            assert not any("'default" in r for r in rows), (name, rows)
+    assert run("versions", path).returncode == 1
+
+
+def test_calibrate_keeps_a_version(tmp_path):
+    path = tmp_path / "c.duckdb"
+    make(path)
+    run("train", path, *docs("early"), ok=True)
+    before = predicted(path)
+    run("calibrate", path, *docs("late"), ok=True)
+    assert not same(predicted(path), before)
+    assert [(v["version"], v["command"]) for v in kept(path)] == [(1, "train"), (2, "calibrate")]
+    run("rollback", path, ok=True)
+    assert same(predicted(path), before)
+
+
+def test_interrupted_rollback_leaves_the_old_version(tmp_path, monkeypatch):
+    """An interruption at the last step of a rollback (in its transaction) leaves the version
+    that was current; every table as before."""
+    path = tmp_path / "i.duckdb"
+    make(path)
+    run("train", path, *docs("early"), ok=True)
+    run("train", path, *docs("late"), ok=True)
+    before, rows = tables(path), predicted(path)
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(events._SUBSCRIBED, events.MODEL_WRITTEN, [interrupted])
+    assert run("rollback", path).returncode == 130
+    monkeypatch.undo()
+    after = tables(path)
+    assert {k: v for k, v in after.items() if v != before.get(k)} == {}
+    assert same(predicted(path), rows)
+    assert [v["current"] for v in kept(path)] == [False, True]
+
+
+def test_legacy_model_is_numbered_on_its_next_write(tmp_path):
+    """A model trained before versions were kept (no version row) is version 1 on its next
+    write, which is version 2."""
+    path = tmp_path / "l.duckdb"
+    make(path)
+    run("train", path, *docs("early"), ok=True)
+    first = predicted(path)
+    with duckdb.connect(str(path)) as con:
+        con.execute("DROP TABLE sqlnb_versions")
+    assert [(v["version"], v["current"]) for v in kept(path)] == [(0, True)]
+    run("train", path, *docs("late"), ok=True)
+    assert [(v["version"], v["command"]) for v in kept(path)] == [(1, "train"), (2, "train")]
+    run("rollback", path, ok=True)
+    assert same(predicted(path), first)
+
+
+def _close(a: list[tuple[object, ...]], b: list[tuple[object, ...]]) -> bool:
+    return len(a) == len(b) and all(
+        x[:2] == y[:2] and all(abs(float(p) - float(q)) <= 1e-9 for p, q in zip(x[2:], y[2:]))  # type: ignore[arg-type]
+        for x, y in zip(a, b)
+    )
+
+
+def _scored(e, name: str) -> list[tuple[object, ...]]:
+    model = sqlnb.load(e.db, name)
+    return sorted(e.db.fetch(model.prediction_query(sqlnb.Docs("every_doc"), proba=True)))
+
+
+def test_versions_on_every_engine(engine, reference):
+    """Train, retrain, append and rollback on every engine: the kept versions, predict of a
+    kept version and the rolled-back model's predictions agree with DuckDB within 1e-9."""
+    frame = corpus(3)
+    early, late = frame[frame.sent < "2024-03-01"], frame[frame.sent >= "2024-03-01"]
+    results = []
+    for e in (engine, reference):
+        for name, part in (("early", early), ("late", late), ("every_doc", frame)):
+            e.load(name, part.drop(columns=["sent"]))
+        sqlnb.train(e.db, sqlnb.Docs("early"))
+        first = _scored(e, "default")
+        sqlnb.train(e.db, sqlnb.Docs("late"))
+        sqlnb.append(e.db, sqlnb.Docs("early"))
+        third = _scored(e, "default")
+        as_kept = _scored(e, versions.reading(e.db, "default", 1))
+        assert _close(as_kept, first)
+        assert versions.rollback(e.db, "default", 1) == (3, 1)
+        rolled = _scored(e, "default")
+        query = "SELECT doc_id, sqlnb_classify('default', text) FROM every_doc"
+        labels = sorted((int(i), str(label)) for i, label in function_rows(e, query))
+        best = {}  # the rolled-back model's label of each document (proba highest)
+        for doc_id, label, _, proba in rolled:
+            if doc_id not in best or proba > best[doc_id][1]:
+                best[doc_id] = (label, proba)
+        assert labels == sorted((d, lab) for d, (lab, _) in best.items())
+        listed = [
+            (v.version, v.command, v.documents, v.words, v.current)
+            for v in versions.listing(e.db, "default")
+        ]
+        with pytest.raises(sqlnb.SqlnbError, match="no version before 1"):
+            versions.rollback(e.db, "default")
+        results.append((first, third, as_kept, rolled, listed))
+    mine, theirs = results
+    assert (
+        mine[4]
+        == theirs[4]
+        == [
+            (1, "train", 60, theirs[4][0][3], True),
+            (2, "train", 60, theirs[4][1][3], False),
+            (3, "append", 120, theirs[4][2][3], False),
+        ]
+    )
+    for a, b in zip(mine[:4], theirs[:4]):
+        assert [r[:2] for r in a] == [r[:2] for r in b]
+        assert all(abs(x[2] - y[2]) <= 1e-9 and abs(x[3] - y[3]) <= 1e-9 for x, y in zip(a, b))
+    assert _close(mine[3], mine[0]) and not _close(mine[1], mine[0])
