@@ -242,8 +242,20 @@ FOLDS = Setting(
     message="{flag} must be at least 2",
 )
 
+
+# --- versions (sqlnb.versions) -------------------------------------------------------------
+
+KEEP = Setting(
+    "keep",
+    INTEGER,
+    3,
+    "Versions of the model to keep, the current one included (sqlnb versions).",
+    low=1,
+    message="{flag} must be at least 1 (the current version), not {value!r}",
+)
+
 # Every setting above (the hyperparameters are sqlnb.kinds.params's).
-SETTINGS = (*TOKENIZER, *PRUNING, SELECT, *EM, METHOD, UNSEEN, ALPHAS, FOLDS)
+SETTINGS = (*TOKENIZER, *PRUNING, SELECT, *EM, METHOD, UNSEEN, ALPHAS, FOLDS, KEEP)
 
 
 def listed(values: Sequence[float]) -> str:

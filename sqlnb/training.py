@@ -56,6 +56,7 @@ class Training:
     def apply(self, *, functions: bool = True) -> Entry:
         """Run the statements in one transaction and :func:`finish` it (``functions`` off: a
         model that will not be committed); returns the model as written."""
+        versions.check_keep(self.keep)  # before anything is written
         with self.db.transaction():
             if functions and self.command:  # the version it replaces is kept
                 versions.before_write(self.db, self.model)

@@ -26,14 +26,14 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, events, templates
+from sqlnb import catalog, events, settings, templates
 from sqlnb.catalog import VERSIONS, Entry
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.kinds import KINDS, ModelTable
 
 MARK = catalog.INTERNAL  # in every internal key; no model name may hold it
-KEEP = 3  # versions kept by default, the current one included
+KEEP: int = settings.KEEP.default  # versions kept, the current one included
 COMMANDS = ("train", "append", "retune", "calibrate", "import")
 
 
@@ -178,8 +178,7 @@ def after_write(db: Database, name: str, command: str, keep: int = KEEP) -> None
 
 
 def check_keep(keep: int) -> None:
-    if keep < 1:
-        raise SqlnbError(f"--keep {keep}: keep at least 1 version (the current one)")
+    settings.KEEP.check(keep)
 
 
 def _dropping(db: Database, name: str, version: Version) -> list[exp.Expr]:

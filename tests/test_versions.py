@@ -109,6 +109,7 @@ def test_versions_rollback_and_refusals(tmp_path):
     refused(path, "predict", path, *docs("every_doc"), "--version", "1", says="no version 1")
     refused(path, "versions", path, "--model", "nope", says="no model named 'nope'")
     refused(path, "train", path, *docs("early"), "--model", "a\x1fv2", says="\\x1f")
+    refused(path, "train", path, *docs("early"), "--keep", "0", says="--keep must be at least 1")
     # rollback: default, the one before; --to, any kept one (also newer); no new version
     run("rollback", path, ok=True)
     assert same(predicted(path), third)

@@ -9,18 +9,12 @@ from typing import Annotated
 
 import typer
 
-from sqlnb import training, versions
+from sqlnb import settings, training, versions
 from sqlnb.cli.console import display, echo, opened, table
 from sqlnb.cli.options import DbArg, ModelOpt
 from sqlnb.cli.registry import command
 
-KeepOpt = Annotated[
-    int,
-    typer.Option(
-        help="Versions of the model to keep, the current one included (sqlnb versions).",
-        min=1,
-    ),
-]
+KeepOpt = Annotated[int, typer.Option(help=settings.KEEP.help)]
 VersionOpt = Annotated[
     int | None,
     typer.Option("--version", help="A kept version of the model (sqlnb versions)."),
