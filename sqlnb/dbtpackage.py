@@ -33,6 +33,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Labels, Tokens
 from sqlnb.kinds import KINDS
 from sqlnb.kinds.base import Labeled, ModelTable
+from sqlnb.kinds.params import resolved
 from sqlnb.kinds.text import TextKind
 from sqlnb.pipeline import prediction
 from sqlnb.version import __version__
@@ -196,7 +197,7 @@ def _counts(db: Database, dialect: str) -> str:
     )
     for counting, statistic in STATISTICS.items():
         the_kind = next(k for k in TEXT_KINDS if k.counting == counting)
-        (insert,) = the_kind.count(MODEL, {"sqlnb_input": tokens}, labeled, the_kind.resolve({}))
+        (insert,) = the_kind.count(MODEL, {"sqlnb_input": tokens}, labeled, resolved(the_kind, {}))
         union = exp.union(
             union,
             rows(statistic, insert, "class_id", exp.column("word", "r"), "count"),
@@ -220,7 +221,7 @@ def _general(kind_name: str) -> Entry:
     """A model of the kind in the general shape of its prediction (probability-0 factors
     allowed for: alpha and beta 0), whatever the macro's alpha."""
     the_kind = KINDS[kind_name]
-    params = {**the_kind.resolve({}), "alpha": 0.0}
+    params = {**resolved(the_kind, {}), "alpha": 0.0}
     if "beta" in params:
         params["beta"] = 0.0
     return Entry(MODEL, kind_name, params, "VARCHAR")
@@ -340,7 +341,7 @@ def _train(kind_name: str, dialect: str, parts: list[ModelTable]) -> str:
     (``sql/input/classes.sql``), and the kind's deriving statements (``training.parameters``)
     as CTEs of the tables they fill; one row per row of each table prediction reads."""
     the_kind = next(k for k in TEXT_KINDS if k.name == kind_name)
-    params = the_kind.resolve({"alpha": ALPHA})
+    params = resolved(the_kind, {"alpha": ALPHA})
     summed = (
         exp.select(
             *(exp.column(c, "c").as_(c) for c in ("statistic", "label", "word")),

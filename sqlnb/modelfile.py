@@ -6,7 +6,7 @@ The rules are declared beside their writers and read from there: each count tabl
 column takes, one row; :func:`sqlnb.catalog.flaws`), the hyperparameters by their declarations
 (:mod:`sqlnb.kinds.params`: type and range), the other settings by :data:`SETTINGS` (each
 with the inputs whose training writes it), the label types by :data:`LABEL_TYPES`, the tables'
-agreement with each other by the kind (:meth:`~sqlnb.kinds.base.Kind.file_flaws`: TF-IDF's
+agreement with each other by the kind (:meth:`~sqlnb.kinds.base.Checks.file`: TF-IDF's
 document frequencies) and a calibration's pieces by :func:`sqlnb.calibration.flaw`. The catalog
 row's ``n_docs``, ``n_features``, ``trained_at`` and ``version`` are written anew by the import
 (from the counts, and the importing sqlnb).
@@ -31,7 +31,7 @@ from sqlnb.features import Selection
 from sqlnb.hyper import Pruning, check_class_prior
 from sqlnb.inputs import INTEGERS, Docs, Table, Tokens
 from sqlnb.kinds import Kind, kind
-from sqlnb.kinds.params import PRIOR_DEFAULTS
+from sqlnb.kinds.params import PRIOR_DEFAULTS, declared, resolved
 from sqlnb.tokenizer import Tokenizer
 
 # params -> em -> history -> an iteration -> its shares: the deepest JSON sqlnb writes
@@ -128,7 +128,7 @@ SETTINGS: dict[str, tuple[Callable[[Any], None], tuple[type, ...]]] = {
     "select": (_select, (Tokens, Docs)),
     "em": (_em, (Tokens, Docs)),
     "class_sizes": (_class_sizes, (Tokens, Docs, Table)),
-    "features": (lambda value: None, (Table,)),  # the kind's check_settings reads them
+    "features": (lambda value: None, (Table,)),  # the kind's checks.settings reads them
 }
 
 
@@ -155,7 +155,7 @@ def settings(text: str, the_kind: Kind) -> dict[str, Any]:
     if not isinstance(params, dict):
         raise SqlnbError("its settings (params) are not a JSON object")
     _finite(params)
-    known = {*the_kind.declared, *PRIOR_DEFAULTS}
+    known = {*declared(the_kind), *PRIOR_DEFAULTS}
     for name, value in params.items():
         if name in known:
             continue
@@ -164,9 +164,9 @@ def settings(text: str, the_kind: Kind) -> dict[str, Any]:
             raise SqlnbError(f"its settings (params) hold {name!r}, which sqlnb does not write")
         if value is not None:
             check(value)
-    given = {k: params.get(k) for k in the_kind.declared}
-    params = {**params, **the_kind.resolve(given)}
-    the_kind.check_settings(params)
+    given = {k: params.get(k) for k in declared(the_kind)}
+    params = {**params, **resolved(the_kind, given)}
+    the_kind.checks.settings(params)
     if params.get("class_sizes") is not None and params["class_weight"] != "balanced":
         raise SqlnbError("its settings hold class sizes, which only 'balanced' weights record")
     return params
@@ -234,7 +234,7 @@ def agree(
         problem = f"class sizes of {sorted(sizes)!r}, not of the classes {sorted(labels)!r}"
     if problem is None and not (total and float(total) > 0):
         problem = f"{CLASSES.name}.parquet's documents weigh {total or 0:g}: a model of none"
-    problem = problem or the_kind.file_flaws(db, staged, params)
+    problem = problem or the_kind.checks.file(db, staged, params)
     fitted = staged.get(CALIBRATION.name)
     if problem is None and fitted is not None:
         rows = db.fetch(exp.select("method", *CALIBRATION.columns[1:]).from_(fitted.copy()))

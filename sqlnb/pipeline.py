@@ -28,6 +28,7 @@ from sqlnb.inputs import (
     labels_for,
     type_family,
 )
+from sqlnb.kinds.text import linear
 
 # The names of the intermediate relations of prediction and evaluation queries (CTEs), and of
 # evaluation's temporary table (a scratch name: evaluate drops it first).
@@ -198,7 +199,7 @@ class Pipeline:
         elif check and isinstance(source, Table):
             source.check(db)
         if unseen == "error":
-            found = the_kind.unseen(db, entry.name, inputs)
+            found = the_kind.checks.unseen(db, entry.name, inputs)
             if found:
                 raise SqlnbError(
                     f"feature {found[0]!r} has value {found[1]!r}, never seen in "
@@ -454,7 +455,7 @@ def weights(entry: Entry) -> exp.Select:
             f"model {entry.name!r} has {entry.info.get('n_classes')} classes: "
             "the linear form needs exactly two"
         )
-    scores = entry.kind.linear(entry.name, entry.params)
+    scores = linear(entry.kind, entry.name, entry.params)
     if scores is None:
         raise SqlnbError(
             f"a {entry.kind_name} model has no linear form (weights are for text kinds)"

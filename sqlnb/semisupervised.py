@@ -32,14 +32,53 @@ from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.hyper import check_class_prior, check_weighed, class_weighted
 from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source, labels_for
-from sqlnb.kinds import kind_for
+from sqlnb.kinds import Kind, kind_for
 from sqlnb.kinds.base import Labeled
+from sqlnb.kinds.params import resolved
+from sqlnb.kinds.text import TextKind
 from sqlnb.tokenizer import Tokenizer
 
 TOKENS, UNLABELED, DOCUMENTS, LABELED, WEIGHTS, POSTERIOR = (
     scratch.name(f"sqlnb_em_{n}")
     for n in ("tokens", "unlabeled", "documents", "labeled", "weights", "posterior")
 )
+
+
+# The kinds EM trains (the generative text kinds), each with the query of the log density of
+# a model's parameters under their priors, up to a constant; why it refuses some others.
+DENSITIES = {"multinomial": "multinomial/log_prior.sql", "bernoulli": "bernoulli/log_prior.sql"}
+REFUSALS = {
+    "complement": "complement Naive Bayes models no class's documents (its weights come from "
+    "the other classes): EM's E-step needs P(document | class); use multinomial"
+}
+REFUSED = "semi-supervised EM is for the text kinds multinomial and bernoulli"
+
+
+def refuses(kind: Kind, params: dict[str, Any]) -> str:
+    """Why EM cannot train ``kind`` with ``params`` ("" if it can)."""
+    if kind.name not in DENSITIES:
+        return REFUSALS.get(kind.name, REFUSED)
+    zero = [n for n in ("alpha", "beta") if params.get(n) == 0]
+    if not zero:
+        return ""
+    return (
+        f"EM needs {zero[0]} > 0: with {zero[0]} 0 an unlabeled document can have "
+        "probability 0 in every class, and then no posterior to weigh it by"
+    )
+
+
+def log_prior(kind: Kind, model: str, params: dict[str, Any]) -> exp.Expr:
+    """The log density of a trained model's parameters under its priors, up to a constant (a
+    one-row query, column log_prior): EM's log-likelihood adds it."""
+    assert isinstance(kind, TextKind)  # the kinds of DENSITIES
+    learned = params.get("fit_prior", True) and params.get("class_prior") is None
+    return templates.render(
+        DENSITIES[kind.name],
+        model=model,
+        # the Dirichlet prior of learned class priors
+        prior_alpha=templates.number(params.get("prior_alpha") or 0.0 if learned else 0.0),
+        **kind.smoothing(params),
+    )
 
 
 @dataclass(frozen=True)
@@ -91,8 +130,8 @@ def train(
     catalog.check_name(model)
     source, unlabeled = as_source(data), as_source(em.unlabeled)
     the_kind = kind_for(kind, source)
-    params = the_kind.resolve(hyper or {})
-    refusal = the_kind.refuses_em(params)
+    params = resolved(the_kind, hyper or {})
+    refusal = refuses(the_kind, params)
     if refusal:
         raise SqlnbError(refusal)
     if type(unlabeled) is not type(source):
@@ -264,7 +303,7 @@ def _log_likelihood(
         model=entry.name,
     )
     part = db.fetch(_scored(db, entry, tokens, labeled, truth=True).select(final))[0][0]
-    prior = db.fetch(entry.kind.log_prior(entry.name, entry.params))[0][0]
+    prior = db.fetch(log_prior(entry.kind, entry.name, entry.params))[0][0]
     unlabeled = float(evidence[0]["evidence"]) if evidence else 0.0
     labeled_part = float(part) if part is not None else -math.inf
     return {

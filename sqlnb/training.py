@@ -31,6 +31,7 @@ from sqlnb.hyper import (
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
 from sqlnb.kinds import KINDS, Kind, kind_for
 from sqlnb.kinds.base import Labeled, ModelTable
+from sqlnb.kinds.params import declared, resolved
 from sqlnb.tokenizer import Tokenizer
 
 
@@ -81,7 +82,7 @@ def finish(written: Training, *, functions: bool = True) -> Entry:
     announcement that the model was written (:data:`sqlnb.events.MODEL_WRITTEN`: the SQL
     functions keep current). Returns the model as the catalog now records it."""
     db, model, the_kind = written.db, written.model, written.kind
-    the_kind.check(db, model, written.params)
+    the_kind.checks.trained(db, model, written.params)
     entry = catalog.entry(db, model)
     problem = catalog.counted_flaws(db, model, the_kind)
     if problem is not None:
@@ -102,7 +103,7 @@ def _stage(statement: exp.Expr) -> str:
         name = statement.this.find(exp.Table)
         counts = {t.name for t in catalog.SHARED if t.counts}
         for the_kind in KINDS.values():
-            counts |= set(the_kind.counts)
+            counts |= {t.name for t in the_kind.tables if t.counts}
         return "counting" if name is not None and name.name in counts else "deriving"
     return "preparing"
 
@@ -206,7 +207,7 @@ def train(
         db.backend.check_writable()
     source = as_source(data)
     the_kind = kind_for(kind, source)
-    params = the_kind.prepare(db, source, the_kind.resolve(hyper or {}))
+    params = the_kind.prepare(db, source, resolved(the_kind, hyper or {}))
     if (tokenizer is not None or pruning is not None) and not isinstance(source, Docs):
         raise SqlnbError("tokenizer and pruning options apply to training from text (--docs)")
     if isinstance(source, Docs):
@@ -285,7 +286,7 @@ def append(
             f"model {model!r} was trained by EM over unlabeled documents: appending would add "
             "counts without running EM again; train it again with --unlabeled"
         )
-    the_kind.check_append(model, params)
+    the_kind.checks.append(model, params)
     batch = _read(db, source, labels, the_kind, params, dialect=dialect)
     if params.get("select"):  # the model's words, as selected at training
         batch.inputs = {
@@ -426,20 +427,19 @@ def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
             f"model {model!r} was trained by EM: its counts are its last iteration's under "
             "its own hyperparameters; train it again with --unlabeled to change them"
         )
-    declared = the_kind.declared
-    given = {k: v for k, v in current.params.items() if k in declared}
+    taken = declared(the_kind)
+    given = {k: v for k, v in current.params.items() if k in taken}
     for name, value in hyper.items():
         if value is None:
             continue
-        if name in declared and not declared[name].retune:
+        if name in taken and not taken[name].retune:
             raise SqlnbError(
-                f"{declared[name].flag} shaped model {model!r}'s counts: train it again to "
-                "change it"
+                f"{taken[name].flag} shaped model {model!r}'s counts: train it again to change it"
             )
-        for reset in declared[name].resets if name in declared else ():
+        for reset in taken[name].resets if name in taken else ():
             given[reset] = None
         given[name] = value
-    params = {**current.params, **the_kind.resolve(given)}
+    params = {**current.params, **resolved(the_kind, given)}
     check_class_prior(params["class_prior"], [c["label"] for c in catalog.classes(db, model)])
     statements = catalog.creates(db, the_kind)  # a table a newer sqlnb added
     statements += catalog.deletes(model, (MODELS, *catalog.derived(the_kind)))

@@ -63,6 +63,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
 from sqlnb.hyper import Pruning
 from sqlnb.inputs import Docs, Labels, Source, Tokens
+from sqlnb.kinds.presentation import noun
 from sqlnb.model import Model, load
 
 
@@ -151,7 +152,7 @@ def train(
     echo(
         f"{'appended to' if append else 'trained'} {entry.kind_name} model {model_name!r}: "
         f"{float(entry.info['n_docs']):.10g} documents{' (weighted)' if weighted else ''}, "
-        f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
+        f"{entry.info['n_classes']} classes, {entry.info['n_features']} {noun(entry.kind)}"
     )
     dropped(plan.drops_calibration)
 

@@ -8,6 +8,7 @@ from sqlnb.cli import console
 from sqlnb.cli.console import echo, fail, opened
 from sqlnb.cli.options import TokenizerOptions
 from sqlnb.inputs import Docs, Labels, Source, Tokens
+from sqlnb.kinds.presentation import noun
 
 
 def train_em(
@@ -62,6 +63,6 @@ def train_em(
     echo(
         f"trained {entry.kind_name} model {model_name!r} by EM: "
         f"{float(entry.info['n_docs']):.10g} documents (weighted), "
-        f"{entry.info['n_classes']} classes, {entry.info['n_features']} {entry.kind.noun}"
+        f"{entry.info['n_classes']} classes, {entry.info['n_features']} {noun(entry.kind)}"
     )
     console.dropped(dropped)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Table
+from sqlnb.inputs import Table, Tokens
 from sqlnb.kinds.base import Kind, ModelTable
 from sqlnb.kinds.tabular import Categorical, Gaussian, Tabular
 from sqlnb.kinds.text import Bernoulli, Complement, Multinomial
@@ -26,11 +26,16 @@ def kind(name: str) -> Kind:
         raise SqlnbError(f"unknown kind {name!r}: choose one of {', '.join(KINDS)}") from None
 
 
+# What a kind reads (its first source), in words, for the error that refuses another.
+NEEDS = {Tokens: "a tokens table (--tokens)", Table: "a wide table (--table)"}
+
+
 def kind_for(name: str | None, source: Any) -> Kind:
     """The kind called ``name`` (default: mixed for a wide table, else multinomial), which must
     read ``source``."""
     the_kind = kind(name or ("mixed" if isinstance(source, Table) else "multinomial"))
-    the_kind.accept(source)
+    if not isinstance(source, the_kind.reads):
+        raise SqlnbError(f"kind {the_kind.name!r} trains from {NEEDS[the_kind.reads[0]]}")
     return the_kind
 
 

@@ -14,8 +14,7 @@ from sqlglot import exp
 
 from sqlnb import templates
 from sqlnb.engine import Database
-from sqlnb.errors import SqlnbError
-from sqlnb.kinds.params import PRIOR_DEFAULTS, Hyper, resolve
+from sqlnb.kinds.params import Hyper
 
 if TYPE_CHECKING:
     from sqlnb.tokenizer import Tokenizer
@@ -158,46 +157,73 @@ class Labeled:
         return templates.select("input/labeled.sql", labels=self.labels, classes=self.classes)
 
 
-class Kind:
-    """A Naive Bayes event model.
+class Checks:
+    """What a kind refuses beyond its hyperparameters' ranges, one method a moment: a
+    trained model (:meth:`trained`), an append (:meth:`append`), a model file's settings and
+    counts (:meth:`settings`, :meth:`file`), a source's values never seen in training
+    (:meth:`unseen`). Each kind's module gives its own; this one refuses nothing."""
 
-    A kind reads its input (one of ``reads``: a tokens table, raw text, a wide table) into named
-    relations, counts its sufficient statistics, derives its parameters, and scores documents
-    as a per-class ``base`` plus per-document ``parts``; the classes, priors, catalog,
-    log-sum-exp, argmax and evaluation are shared.
+    def trained(self, db: Database, model: str, params: Params) -> None:
+        """Refuse a trained model whose parameters are unusable (runs inside the
+        transaction)."""
+
+    def append(self, model: str, params: Params) -> None:
+        """Refuse appending to a model whose counts cannot simply be added to (they depend
+        on all its training documents at once)."""
+
+    def settings(self, params: Params) -> None:
+        """Refuse stored settings (a model file's) that the kind's training would not
+        write."""
+
+    def file(self, db: Database, staged: dict[str, exp.Table], params: Params) -> str | None:
+        """The first way a model file's count tables (``staged``: by table name, those the
+        file has) disagree with each other or with its settings where sqlnb writes them in
+        agreement (each table's own rules are :class:`ModelTable`'s), in words, or None."""
+        return None
+
+    def unseen(self, db: Database, model: str, inputs: Inputs) -> tuple[str, str] | None:
+        """A (feature, value) of the input never seen in training, if the kind can tell."""
+        return None
+
+
+class Kind:
+    """A Naive Bayes event model: reading, counting, deriving, describing, and its terms.
+
+    - ``name``: what users call it (``--kind``).
+    - ``reads``: the input sources it trains from and classifies (a tokens table, raw text, a
+      wide table).
+    - ``tables``: its own tables besides the shared ones; those marked ``counts`` hold its
+      sufficient statistics, the rest is derived from them.
+    - ``hyperparameters``: the ones it takes (:mod:`sqlnb.kinds.params`; resolved and checked
+      by :func:`sqlnb.kinds.params.resolved`).
+    - :meth:`prepare`: the settings a training takes from its source.
+    - :meth:`inputs`: a source read into named relations.
+    - :meth:`documents`: every document of a source to classify.
+    - :meth:`count`: the statements that insert the sufficient statistics.
+    - :meth:`derive`: the statements that derive the parameters from the stored counts.
+    - ``checks``: what it refuses (:class:`Checks`: a trained model, an append, a model
+      file, unseen values).
+    - :meth:`n_features`: how many features (words) a trained model has.
+    - :meth:`base` and :meth:`parts`: its terms of the joint log-likelihood, per class and
+      per document.
+    - ``functions``, :meth:`shape`, :meth:`upgrades` and :meth:`any_parts`: what the SQL
+      functions ask of its models (whether they serve them, what their SQL depends on, the
+      rows an earlier sqlnb stored brought up to date, the parts of any model).
+    - :meth:`contributions`: those terms per feature, not summed (explain, the report).
+    - :meth:`describe`: what a trained model learned, as typed sections.
+
+    The classes, priors, catalog, log-sum-exp, argmax and evaluation are shared. What the
+    other concerns say of a kind is theirs, keyed by it: EM's refusals and log prior
+    (:mod:`sqlnb.semisupervised`), the linear form (:mod:`sqlnb.pipeline`), how the command
+    line and the report name its features (:mod:`sqlnb.kinds.words`).
     """
 
     name: ClassVar[str]
-    reads: ClassVar[tuple[type, ...]]  # the input sources it trains from and classifies
-    needs: ClassVar[str]  # those sources in words, for the error that refuses another
-    tables: ClassVar[tuple[ModelTable, ...]]  # its own tables, besides the shared ones
-    hyperparameters: ClassVar[tuple[Hyper, ...]]  # the ones it takes (sqlnb.kinds.params)
-    # Why it takes none of some (refusals name it): complement's priors.
-    without: ClassVar[dict[str, str]] = {}
-    uses_prior: ClassVar[bool] = True
-    noun: ClassVar[str]  # what n_features counts: "words" or "features"
-    size: ClassVar[str]  # the same in the report's table of the model
-    # How a word's contribution to a misclassification reads (HTML), for the report; None
-    # where the kind has no word contributions.
-    word_note: ClassVar[str | None] = None
-    # Why semi-supervised EM (sqlnb.semisupervised) refuses the kind; "" where it takes it.
-    em_refusal: ClassVar[str] = "semi-supervised EM is for the text kinds multinomial and bernoulli"
-
-    def refuses_em(self, params: Params) -> str:
-        """Why EM cannot train this kind with ``params`` ("" if it can)."""
-        return self.em_refusal
-
-    @property
-    def counts(self) -> tuple[str, ...]:
-        """The names of its tables that hold counts (the rest is derived from them)."""
-        return tuple(t.name for t in self.tables if t.counts)
+    reads: ClassVar[tuple[type, ...]]
+    tables: ClassVar[tuple[ModelTable, ...]]
+    hyperparameters: ClassVar[tuple[Hyper, ...]]
 
     # --- reading ---------------------------------------------------------------------------
-
-    def accept(self, source: Any) -> None:
-        """Refuse a source the kind does not read."""
-        if not isinstance(source, self.reads):
-            raise SqlnbError(f"kind {self.name!r} trains from {self.needs}")
 
     def prepare(self, db: Database, source: Any, params: Params) -> Params:
         """The settings a training takes from its source (a table's features), added to
@@ -224,10 +250,6 @@ class Kind:
         source's relations as :meth:`inputs` made them."""
         raise NotImplementedError
 
-    def unseen(self, db: Database, model: str, inputs: Inputs) -> tuple[str, str] | None:
-        """A (feature, value) of the input never seen in training, if the kind can tell."""
-        return None
-
     # --- training --------------------------------------------------------------------------
 
     def count(self, model: str, inputs: Inputs, labeled: Labeled, params: Params) -> list[exp.Expr]:
@@ -239,36 +261,10 @@ class Kind:
         ``n_classes`` classes."""
         raise NotImplementedError
 
-    def check_append(self, model: str, params: Params) -> None:
-        """Refuse appending to a model whose counts cannot simply be added to (they depend on
-        all its training documents at once)."""
-
-    def check(self, db: Database, model: str, params: Params) -> None:
-        """Refuse a trained model whose parameters are unusable (runs inside the transaction)."""
+    checks: ClassVar[Checks] = Checks()
 
     def n_features(self, model: str, params: Params) -> exp.Expr:
         raise NotImplementedError
-
-    def resolve(self, given: Params) -> Params:
-        """The hyperparameters (:mod:`sqlnb.kinds.params`) with defaults filled in and every
-        value checked; ones the kind does not declare refused. Every model has priors to
-        derive (a kind without prior options has the learned ones, unused)."""
-        resolved = resolve(self.name, self.hyperparameters, given, self.without)
-        return {**PRIOR_DEFAULTS, **resolved}
-
-    @property
-    def declared(self) -> dict[str, Hyper]:
-        """The kind's hyperparameters by name."""
-        return {h.name: h for h in self.hyperparameters}
-
-    def check_settings(self, params: Params) -> None:
-        """Refuse stored settings (a model file's) that the kind's training would not write."""
-
-    def file_flaws(self, db: Database, staged: dict[str, exp.Table], params: Params) -> str | None:
-        """The first way a model file's count tables (``staged``: by table name, those the
-        file has) disagree with each other or with its settings where sqlnb writes them in
-        agreement (each table's own rules are :class:`ModelTable`'s), in words, or None."""
-        return None
 
     # --- scoring ---------------------------------------------------------------------------
 
@@ -308,22 +304,6 @@ class Kind:
     def contributions(self, model: str, params: Params) -> exp.Expr:
         """Per (doc_id, class_id, feature) the feature's score: the parts, not summed. One
         definition for ``explain`` and the report."""
-        raise NotImplementedError
-
-    def scores(self, model: str) -> exp.Expr | None:
-        """Per (class_id, word) the score of a word's presence (for the linear form and the
-        contributions), or None where a model has no per-word scores."""
-        return None
-
-    def linear(self, model: str, params: Params) -> exp.Expr | None:
-        """Per (class_id, word) what one count of a word adds to a class's joint
-        log-likelihood, where a document's counts add up linearly (the two-class linear form);
-        None where a model has no per-word scores."""
-        return self.scores(model)
-
-    def log_prior(self, model: str, params: Params) -> exp.Expr:
-        """The log density of a trained model's parameters under its priors, up to a constant
-        (a one-row query, column log_prior): EM's log-likelihood adds it."""
         raise NotImplementedError
 
     def describe(self, db: Database, model: str, top: int) -> list[Section]:

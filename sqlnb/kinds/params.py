@@ -225,6 +225,25 @@ def resolve(
     return resolved
 
 
+def declared(kind: Any) -> dict[str, Hyper]:
+    """The hyperparameters ``kind`` takes, by name."""
+    return {h.name: h for h in kind.hyperparameters}
+
+
+def uses_prior(kind: Any) -> bool:
+    """Whether ``kind`` uses class priors (complement does not: it takes no prior option)."""
+    return FIT_PRIOR in kind.hyperparameters
+
+
+def resolved(kind: Any, given: dict[str, Any]) -> dict[str, Any]:
+    """The hyperparameters of ``kind`` with defaults filled in and every value checked; ones it
+    does not declare refused (a prior option of a kind without priors: because it uses none).
+    Every model has priors to derive (a kind without prior options has the learned ones,
+    unused)."""
+    without = {} if uses_prior(kind) else {h.name: "it uses no class prior" for h in PRIORS}
+    return {**PRIOR_DEFAULTS, **resolve(kind.name, kind.hyperparameters, given, without)}
+
+
 def every(kinds: Iterable[Any]) -> dict[str, Hyper]:
     """Every hyperparameter of ``kinds`` (a kind's own declaration of a name wins over a
     later kind's), by name, in the order they are first declared."""

@@ -12,6 +12,7 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Table, require, type_family
 from sqlnb.kinds.base import (
+    Checks,
     Inputs,
     Kind,
     Labeled,
@@ -58,29 +59,19 @@ TABLES = (
 )
 
 
-class Tabular(Kind):
-    """Naive Bayes over the columns of a wide table."""
+class TableChecks(Checks):
+    """What the table kinds refuse: a likelihood's unusable parameters (a Gaussian variance
+    of 0), stored features that are not [name, likelihood] pairs (of the kind's one
+    likelihood, ``default``, where it has one); they tell a categorical value never seen."""
 
-    name = "mixed"
-    reads = (Table,)
-    needs = "a wide table (--table)"
-    noun = "features"
-    size = "features"
-    default: ClassVar[str | None] = None
-    tables = TABLES
-    hyperparameters: ClassVar[tuple[Hyper, ...]] = (
-        ALPHA,
-        VAR_SMOOTHING,
-        SAMPLE_VARIANCE,
-        *PRIORS,
-        CLASS_WEIGHT,
-    )
+    def __init__(self, default: str | None) -> None:
+        self.default = default
 
-    def prepare(self, db: Database, source: Any, params: Params) -> Params:
-        """The features of the table, each with its likelihood."""
-        return {**params, "features": features(db, source, self.default)}
+    def trained(self, db: Database, model: str, params: Params) -> None:
+        for lk, _ in used(params):
+            lk.check(db, model)
 
-    def check_settings(self, params: Params) -> None:
+    def settings(self, params: Params) -> None:
         """The features: a list of distinct [name, likelihood] pairs."""
         features = params.get("features")
         ok = (
@@ -97,6 +88,36 @@ class Tabular(Kind):
         )
         if not ok or not features or len({f[0] for f in features}) != len(features):
             raise SqlnbError(f"features {features!r} are not a list of [name, likelihood]")
+
+    def unseen(self, db: Database, model: str, inputs: Inputs) -> tuple[str, str] | None:
+        """A categorical value never seen in training, if there is one."""
+        for lk in LIKELIHOODS.values():
+            if lk.long in inputs:
+                found = lk.unseen(db, model, inputs)
+                if found is not None:
+                    return found
+        return None
+
+
+class Tabular(Kind):
+    """Naive Bayes over the columns of a wide table."""
+
+    name = "mixed"
+    reads = (Table,)
+    default: ClassVar[str | None] = None
+    tables = TABLES
+    checks: ClassVar[Checks] = TableChecks(None)
+    hyperparameters: ClassVar[tuple[Hyper, ...]] = (
+        ALPHA,
+        VAR_SMOOTHING,
+        SAMPLE_VARIANCE,
+        *PRIORS,
+        CLASS_WEIGHT,
+    )
+
+    def prepare(self, db: Database, source: Any, params: Params) -> Params:
+        """The features of the table, each with its likelihood."""
+        return {**params, "features": features(db, source, self.default)}
 
     def inputs(
         self, db: Database, source: Any, params: Params, *, dialect: str | None = None, **_: Any
@@ -116,10 +137,6 @@ class Tabular(Kind):
 
     def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
         return [lk.derive(model, params) for lk, _ in used(params)]
-
-    def check(self, db: Database, model: str, params: Params) -> None:
-        for lk, _ in used(params):
-            lk.check(db, model)
 
     def parts(self, model: Name, params: Params) -> exp.Expr:
         parts = [lk.part(model, names) for lk, names in used(params)]
@@ -144,15 +161,6 @@ class Tabular(Kind):
             query = exp.union(query, part, distinct=False)
         return query
 
-    def unseen(self, db: Database, model: str, inputs: Inputs) -> tuple[str, str] | None:
-        """A categorical value never seen in training, if there is one."""
-        for lk in LIKELIHOODS.values():
-            if lk.long in inputs:
-                found = lk.unseen(db, model, inputs)
-                if found is not None:
-                    return found
-        return None
-
     def n_features(self, model: str, params: Params) -> exp.Expr:
         return exp.convert(len(params["features"]))
 
@@ -167,6 +175,7 @@ class Gaussian(Tabular):
 
     name = "gaussian"
     default = GAUSSIAN
+    checks: ClassVar[Checks] = TableChecks(GAUSSIAN)
     hyperparameters: ClassVar[tuple[Hyper, ...]] = (
         VAR_SMOOTHING,
         SAMPLE_VARIANCE,
@@ -180,6 +189,7 @@ class Categorical(Tabular):
 
     name = "categorical"
     default = CATEGORICAL
+    checks: ClassVar[Checks] = TableChecks(CATEGORICAL)
     hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, *PRIORS, CLASS_WEIGHT)
 
 

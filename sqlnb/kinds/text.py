@@ -10,7 +10,7 @@ from sqlnb import templates
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
-from sqlnb.kinds import wide
+from sqlnb.kinds import base, wide
 from sqlnb.kinds.base import Inputs, Kind, Labeled, ModelTable, Name, Params, Ranked, Section
 from sqlnb.kinds.params import (
     ALPHA,
@@ -62,11 +62,66 @@ TRANSFORM = ModelTable(
 )
 
 
+class TextChecks(base.Checks):
+    """What the text kinds refuse: a document transform whose document frequencies lack
+    words, a model file whose TF-IDF counts disagree with its settings, appending where the
+    counts hold an idf over all documents."""
+
+    def trained(self, db: Database, model: str, params: Params) -> None:
+        if not transformed(params):
+            return
+        rows = templates.render("tfidf/covered.sql", model=model)
+        if db.fetch(rows)[0][0]:
+            raise SqlnbError(
+                f"model {model!r} has a document transform, but its document frequencies "
+                "(sqlnb_doc_freq) lack some of its words"
+            )
+
+    def file(self, db: Database, staged: dict[str, exp.Table], params: Params) -> str | None:
+        """The document frequencies and count (TF-IDF) agree with the settings: written for
+        a model with a document transform only, the count's one row present (a file of an
+        sqlnb before sqlnb_doc_count has no such file: its classes' sum stands in, as
+        sql/tfidf/frequencies.sql reads it), and no word in more documents than that."""
+        rows = {}
+        for name, column in ((DOC_FREQ.name, "df"), (DOC_COUNT.name, "n"), (CLASSES, "n_docs")):
+            found = staged.get(name)
+            query = exp.select(
+                exp.func("COUNT", exp.Star()).as_("n_rows"),
+                exp.Max(this=exp.column(column)).as_("most"),
+                exp.Sum(this=exp.column(column)).as_("total"),
+            )
+            rows[name] = db.fetch(query.from_(found))[0] if found else (0, None, None)
+        n_freq, most_df, _ = rows[DOC_FREQ.name]
+        n_count, n, _ = rows[DOC_COUNT.name]
+        if not transformed(params):
+            if n_freq or n_count:
+                return (
+                    f"{DOC_FREQ.name} or {DOC_COUNT.name} rows, which sqlnb writes only for a "
+                    "model with a document transform (idf, sublinear_tf, doc_norm): this has none"
+                )
+            return None
+        if DOC_COUNT.name in staged and not n_count:
+            return f"no {DOC_COUNT.name} row: a model with a document transform has one"
+        if DOC_COUNT.name not in staged:
+            n = rows[CLASSES][2]
+        if most_df is not None and n is not None and float(most_df) > float(n):
+            return (
+                f"a document frequency (df) of {float(most_df):g} in {DOC_FREQ.name}, above "
+                f"the {float(n):g} training documents"
+            )
+        return None
+
+    def append(self, model: str, params: Params) -> None:
+        if idf_in_counts(params):
+            raise SqlnbError(
+                f"model {model!r} weighs each document by an idf over all training documents "
+                "before its norm (--idf with --doc-norm): appending would need the old "
+                "documents again; train on all of them"
+            )
+
+
 class TextKind(Kind):
     reads = (Tokens, Docs)
-    needs = "a tokens table (--tokens)"
-    noun = "words"
-    size = "vocabulary (words)"
     counting = "multinomial/count.sql"  # the statement that counts
     scored = "text/tokens.sql"  # the tokens a document is scored by
     binary = False  # whether a word scores once however often it occurs (Bernoulli)
@@ -82,23 +137,8 @@ class TextKind(Kind):
         TRANSFORM,
         LOG_THETA,
     )
-    word_note: ClassVar[str | None] = (
-        "Each word adds count × (log θ<sub>predicted</sub> − log θ<sub>true</sub>) to "
-        "log P(predicted) − log P(true); the prior adds the rest."
-    )
-    em_refusal: ClassVar[str] = ""
+    checks: ClassVar[base.Checks] = TextChecks()
     functions: ClassVar[bool] = True
-
-    def refuses_em(self, params: Params) -> str:
-        zero = [n for n in ("alpha", "beta") if params.get(n) == 0]
-        if self.em_refusal or not zero:
-            return self.em_refusal
-        return (
-            f"EM needs {zero[0]} > 0: with {zero[0]} 0 an unlabeled document can have "
-            "probability 0 in every class, and then no posterior to weigh it by"
-        )
-
-    prior_density = "multinomial/log_prior.sql"  # the log density of its parameters
 
     def inputs(
         self,
@@ -191,58 +231,6 @@ class TextKind(Kind):
             distinct=False,
         )
 
-    def check(self, db: Database, model: str, params: Params) -> None:
-        if not transformed(params):
-            return
-        rows = templates.render("tfidf/covered.sql", model=model)
-        if db.fetch(rows)[0][0]:
-            raise SqlnbError(
-                f"model {model!r} has a document transform, but its document frequencies "
-                "(sqlnb_doc_freq) lack some of its words"
-            )
-
-    def file_flaws(self, db: Database, staged: dict[str, exp.Table], params: Params) -> str | None:
-        """The document frequencies and count (TF-IDF) agree with the settings: written for
-        a model with a document transform only, the count's one row present (a file of an
-        sqlnb before sqlnb_doc_count has no such file: its classes' sum stands in, as
-        sql/tfidf/frequencies.sql reads it), and no word in more documents than that."""
-        rows = {}
-        for name, column in ((DOC_FREQ.name, "df"), (DOC_COUNT.name, "n"), (CLASSES, "n_docs")):
-            found = staged.get(name)
-            query = exp.select(
-                exp.func("COUNT", exp.Star()).as_("n_rows"),
-                exp.Max(this=exp.column(column)).as_("most"),
-                exp.Sum(this=exp.column(column)).as_("total"),
-            )
-            rows[name] = db.fetch(query.from_(found))[0] if found else (0, None, None)
-        n_freq, most_df, _ = rows[DOC_FREQ.name]
-        n_count, n, _ = rows[DOC_COUNT.name]
-        if not transformed(params):
-            if n_freq or n_count:
-                return (
-                    f"{DOC_FREQ.name} or {DOC_COUNT.name} rows, which sqlnb writes only for a "
-                    "model with a document transform (idf, sublinear_tf, doc_norm): this has none"
-                )
-            return None
-        if DOC_COUNT.name in staged and not n_count:
-            return f"no {DOC_COUNT.name} row: a model with a document transform has one"
-        if DOC_COUNT.name not in staged:
-            n = rows[CLASSES][2]
-        if most_df is not None and n is not None and float(most_df) > float(n):
-            return (
-                f"a document frequency (df) of {float(most_df):g} in {DOC_FREQ.name}, above "
-                f"the {float(n):g} training documents"
-            )
-        return None
-
-    def check_append(self, model: str, params: Params) -> None:
-        if idf_in_counts(params):
-            raise SqlnbError(
-                f"model {model!r} weighs each document by an idf over all training documents "
-                "before its norm (--idf with --doc-norm): appending would need the old "
-                "documents again; train on all of them"
-            )
-
     def may_be_zero(self, params: Params) -> bool:
         """Whether the model can hold probability-0 factors (theta = 0 needs alpha = 0)."""
         return bool(params["alpha"] == 0)
@@ -284,18 +272,10 @@ class TextKind(Kind):
     def n_features(self, model: str, params: Params) -> exp.Expr:
         return templates.render("text/n_features.sql", model=model)
 
-    def scores(self, model: str) -> exp.Expr | None:
+    def scores(self, model: str) -> exp.Expr:
+        """Per (class_id, word) the score of a word's presence (for the linear form and the
+        contributions)."""
         return templates.render(self.score, model=model)
-
-    def linear(self, model: str, params: Params) -> exp.Expr | None:
-        if params.get("sublinear_tf") or params.get("doc_norm", "none") != "none":
-            raise SqlnbError(
-                f"model {model!r} transforms its documents (--sublinear-tf or --doc-norm): their "
-                "counts do not add up linearly, so it has no linear form"
-            )
-        if params.get("idf", "none") == "none":
-            return self.scores(model)
-        return templates.render("tfidf/scores.sql", scores=self.scores(model), model=model)
 
     def contributions(self, model: str, params: Params) -> exp.Expr:
         """Per (doc_id, class_id, word): the word's summed count in the document, and its
@@ -305,18 +285,6 @@ class TextKind(Kind):
             tokens = transform(model, tokens, TRANSFORM.node())
         return templates.render(
             "explain/words.sql", tokens=tokens, scores=self.scores(model), binary=self.binary
-        )
-
-    def log_prior(self, model: str, params: Params) -> exp.Expr:
-        return templates.render(
-            self.prior_density,
-            model=model,
-            prior_alpha=templates.number(  # the Dirichlet prior of learned class priors
-                params.get("prior_alpha") or 0.0
-                if params.get("fit_prior", True) and params.get("class_prior") is None
-                else 0.0
-            ),
-            **self.smoothing(params),
         )
 
     def describe(self, db: Database, model: str, top: int) -> list[Section]:
@@ -339,20 +307,9 @@ class Complement(Multinomial):
     name = "complement"
     weights: ClassVar[dict[str, str]] = {"w": "complement/weight.sql"}
     hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA_POSITIVE, NORM, *TRANSFORMS, CLASS_WEIGHT)
-    without: ClassVar[dict[str, str]] = {h.name: "it uses no class prior" for h in PRIORS}
-    uses_prior = False
-    word_note: ClassVar[str | None] = (
-        "Each word adds count × (log θ<sub>predicted</sub> − log θ<sub>true</sub>) to "
-        "log P(predicted) − log P(true)."
-    )
 
     def smoothing(self, params: Params) -> dict[str, exp.Expr]:
         return {**super().smoothing(params), "norm": exp.convert(bool(params["norm"]))}
-
-    em_refusal: ClassVar[str] = (
-        "complement Naive Bayes models no class's documents (its weights come from the other "
-        "classes): EM's E-step needs P(document | class); use multinomial"
-    )
 
     def derive_base(self, model: str) -> exp.Expr:
         return templates.render("complement/base.sql", model=model)
@@ -368,13 +325,7 @@ class Bernoulli(TextKind):
     score = "weights/presence.sql"
     weights: ClassVar[dict[str, str]] = {"w": "bernoulli/weight.sql", "a": "bernoulli/absent.sql"}
     tables = (*TextKind.tables, LOG_ABSENT)
-    prior_density = "bernoulli/log_prior.sql"
     hyperparameters: ClassVar[tuple[Hyper, ...]] = (ALPHA, BETA, *PRIORS, CLASS_WEIGHT)
-    word_note: ClassVar[str | None] = (
-        "Bernoulli: a present word adds (log θ − log(1 − θ)) of the predicted class minus that "
-        "of the true class to log P(predicted) − log P(true); the absent words and the prior "
-        "add the rest."
-    )
 
     def smoothing(self, params: Params) -> dict[str, exp.Expr]:
         return {**super().smoothing(params), "beta": templates.number(_beta(params))}
@@ -385,6 +336,22 @@ class Bernoulli(TextKind):
 
     def derive_base(self, model: str) -> exp.Expr:
         return templates.render("bernoulli/base.sql", model=model, absent=wide.absent_sums(model))
+
+
+def linear(kind: Kind, model: str, params: Params) -> exp.Expr | None:
+    """Per (class_id, word) what one count of a word adds to a class's joint log-likelihood,
+    where a document's counts add up linearly (the two-class linear form); None where a
+    model has no per-word scores (a table kind)."""
+    if not isinstance(kind, TextKind):
+        return None
+    if params.get("sublinear_tf") or params.get("doc_norm", "none") != "none":
+        raise SqlnbError(
+            f"model {model!r} transforms its documents (--sublinear-tf or --doc-norm): their "
+            "counts do not add up linearly, so it has no linear form"
+        )
+    if params.get("idf", "none") == "none":
+        return kind.scores(model)
+    return templates.render("tfidf/scores.sql", scores=kind.scores(model), model=model)
 
 
 def _with_transform(model: Name) -> exp.Expr:

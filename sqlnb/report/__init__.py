@@ -21,6 +21,7 @@ from sqlnb.engine import scratch
 from sqlnb.engine.files import replacing
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, as_source, labels_for
+from sqlnb.kinds.presentation import word_note
 from sqlnb.model import Model
 from sqlnb.pipeline import POSTERIOR, TRUTH
 from sqlnb.report.page import render_html
@@ -51,7 +52,7 @@ def _contributions(
 ) -> list[dict[str, Any]]:
     """The words of the misclassified documents that pushed them to the wrong class: the
     kind's contributions (as ``explain``'s) over the inputs of those documents alone."""
-    if model.kind.word_note is None:
+    if word_note(model.kind) is None:
         return []
     inputs = model.kind.inputs(model.db, as_source(data), model.params)
     ids = exp.select("doc_id").from_(misclassified.subquery("m"))

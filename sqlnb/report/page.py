@@ -8,7 +8,10 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from sqlnb.kinds import presentation
 from sqlnb.kinds.base import Frequencies, Normal, Ranked, Rows, Section
+from sqlnb.kinds.params import uses_prior
+from sqlnb.kinds.presentation import word_note
 from sqlnb.model import Model
 from sqlnb.report.charts import (
     class_bars,
@@ -202,7 +205,7 @@ def _misclassified_section(model: Model, wrong: Sequence[dict[str, Any]]) -> str
     if not wrong:
         return ""
     title = "<h2>The most confidently misclassified documents</h2>"
-    if model.kind.word_note is None:
+    if word_note(model.kind) is None:
         rows = "".join(
             f"<tr><td>{esc(d['doc_id'])}</td><td>{esc(d['true_label'])}</td>"
             f'<td class="p">{_p(d["p_true"])}</td><td>{esc(d["predicted"])}</td>'
@@ -227,9 +230,8 @@ def _misclassified_section(model: Model, wrong: Sequence[dict[str, Any]]) -> str
             "saw its true label</p>"
         )
         docs.append(f'<div class="box">{head}{plot}</div>')
-    how = (
-        f"{model.kind.word_note} Orange: the words for the predicted class; blue: for the true one."
-    )
+    colours = "Orange: the words for the predicted class; blue: for the true one."
+    how = f"{word_note(model.kind)} {colours}"
     return (
         f'<section>{title}<div class="docs">{"".join(docs)}</div>'
         f'<p class="note">{how}</p></section>'
@@ -247,7 +249,7 @@ def _model_section(model: Model, numbers: dict[str, Any]) -> str:
     )
     params = {k: v for k, v in model.params.items() if k != "features"}
     features = model.params.get("features")
-    what = model.kind.size
+    what = presentation.size(model.kind)
     facts = [
         ("kind", model.kind_name),
         ("training documents", f"{float(model.info.get('n_docs') or 0):g}"),
@@ -262,7 +264,7 @@ def _model_section(model: Model, numbers: dict[str, Any]) -> str:
         ("sqlnb version", model.info.get("version")),
     ]
     table = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts)
-    prior = "prior" if model.kind.uses_prior else f"prior (not used by {model.kind_name})"
+    prior = "prior" if uses_prior(model.kind) else f"prior (not used by {model.kind_name})"
     return (
         '<section><h2>The model</h2><div class="row"><table><tr><th>class</th><th>documents'
         f"</th><th colspan=2>{esc(prior)}</th></tr>{rows}</table><table>{table}</table>"
