@@ -264,8 +264,10 @@ class _Pretty(Database):
         return dialects.to_sql(self.backend.prepare(tree), self.dialect.sqlglot, pretty=True)
 
 
-@pytest.mark.parametrize("engine_name", ["postgres", "clickhouse"])
-def test_engine_functions_are_those_the_engine_builds(database: Path, engine_name: str) -> None:
+@pytest.mark.parametrize("engine_name", ["postgres", "spark", "clickhouse"])
+def test_engine_functions_are_those_the_engine_builds(
+    database: Path, engine_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The goldens of test_engine_functions are written without the engine; on the engine
     itself (its catalog read for the tables' schemas, its current database) the functions of
     the same model are the same text, the schema or database named as there."""
@@ -280,9 +282,9 @@ def test_engine_functions_are_those_the_engine_builds(database: Path, engine_nam
         docs, labels = sqlnb.Docs("emails", id="id", text="body"), sqlnb.Labels("emails", doc="id")
         sqlnb.train(engine.db, docs, labels, model="mail")
         db = _Pretty(engine.db.backend, engine.db.dialect.name)
-        if engine_name == "postgres":
-            where, golden_where = db.backend.schema or "public", "public"
-        else:
+        monkeypatch.setattr(scratch, "fresh", lambda base: f"{base}_<random>")  # as printed
+        where, golden_where = db.backend.schema or "public", "public"  # PostgreSQL's
+        if engine_name == "clickhouse":
             where, golden_where = dictionaries.database(db), "default"
         keys = Shape.of(db).keys
         statements = functions.statements(db, keys, keys)
