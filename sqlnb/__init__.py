@@ -32,16 +32,16 @@ if TYPE_CHECKING:
     from sqlnb.engine import Database
     from sqlnb.errors import SqlnbError
     from sqlnb.functions import register_sqlite, store_functions
-    from sqlnb.hyper import Pruning
     from sqlnb.inputs import Docs, Labels, Table, Tokens
     from sqlnb.model import Model, append, connect, drop, load, models, retune, train
+    from sqlnb.pruning import Pruning
     from sqlnb.tokenizer import Tokenizer
     from sqlnb.tuning import tune
 
 _WHERE = {
     "Database": "sqlnb.engine",
     "SqlnbError": "sqlnb.errors",
-    "Pruning": "sqlnb.hyper",
+    "Pruning": "sqlnb.pruning",
     "Docs": "sqlnb.inputs",
     "Labels": "sqlnb.inputs",
     "Table": "sqlnb.inputs",

@@ -20,9 +20,9 @@ from sqlglot import exp
 
 from sqlnb import catalog, templates
 from sqlnb.catalog import Entry
+from sqlnb.classes import check_class_prior, parse_class_prior
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import check_class_prior, parse_class_prior
 from sqlnb.inputs import numbers, require, source_node
 
 ROUNDS, TOLERANCE = 1000, 1e-9

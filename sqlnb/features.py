@@ -27,7 +27,7 @@ from sqlglot import exp
 
 from sqlnb import templates
 from sqlnb.engine import Database
-from sqlnb.engine.files import write_rows
+from sqlnb.engine.bulk import write_rows
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source, labels_for
 from sqlnb.tokenizer import Tokenizer

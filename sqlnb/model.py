@@ -39,9 +39,9 @@ from sqlnb.catalog import Entry
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
-from sqlnb.hyper import Pruning
 from sqlnb.inputs import Labels, Source, as_source, type_family
 from sqlnb.kinds.base import Note, Ranked, Rows, Section
+from sqlnb.pruning import Pruning
 from sqlnb.tokenizer import Tokenizer
 
 

@@ -24,14 +24,15 @@ from sqlglot import exp
 
 from sqlnb import calibration
 from sqlnb.catalog import CALIBRATION, CLASSES
+from sqlnb.classes import check_class_prior
 from sqlnb.engine import Database
 from sqlnb.engine.dialects import TYPE_NAMES
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
-from sqlnb.hyper import Pruning, check_class_prior
 from sqlnb.inputs import INTEGERS, Docs, Table, Tokens
 from sqlnb.kinds import Kind, kind
 from sqlnb.kinds.params import PRIOR_DEFAULTS, declared, resolved
+from sqlnb.pruning import Pruning
 from sqlnb.tokenizer import Tokenizer
 
 # params -> em -> history -> an iteration -> its shares: the deepest JSON sqlnb writes

@@ -28,9 +28,9 @@ from sqlglot import exp
 
 from sqlnb import catalog, pipeline, settings, templates, training, versions
 from sqlnb.catalog import Entry
+from sqlnb.classes import check_class_prior, check_weighed, class_weighted
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import check_class_prior, check_weighed, class_weighted
 from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source, labels_for
 from sqlnb.kinds import Kind, kind_for
 from sqlnb.kinds.base import Labeled

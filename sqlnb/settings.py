@@ -160,7 +160,7 @@ NGRAMS = Setting(
 )
 TOKENIZER = (LOWERCASE, TOKEN_PATTERN, STOP_WORDS, NGRAMS)
 
-# --- vocabulary pruning (sqlnb.hyper.Pruning) and selection (sqlnb.features.Selection) -----
+# --- vocabulary pruning (sqlnb.pruning.Pruning) and selection (sqlnb.features.Selection) -----
 
 MIN_DF = Setting(
     "min_df", TEXT, 1, "Drop words in fewer documents (count, or fraction; default 1)."

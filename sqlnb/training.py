@@ -16,11 +16,7 @@ from sqlglot import exp
 
 from sqlnb import catalog, events, templates, versions
 from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, Entry
-from sqlnb.engine import Database, dialects
-from sqlnb.errors import SqlnbError
-from sqlnb.features import Selection
-from sqlnb.hyper import (
-    Pruning,
+from sqlnb.classes import (
     balanced,
     check_class_prior,
     check_weighed,
@@ -28,10 +24,14 @@ from sqlnb.hyper import (
     class_weighted,
     prior_bindings,
 )
+from sqlnb.engine import Database, dialects
+from sqlnb.errors import SqlnbError
+from sqlnb.features import Selection
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
 from sqlnb.kinds import KINDS, Kind, kind_for
 from sqlnb.kinds.base import Labeled, ModelTable
 from sqlnb.kinds.params import declared, resolved
+from sqlnb.pruning import Pruning
 from sqlnb.tokenizer import Tokenizer
 
 

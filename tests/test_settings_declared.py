@@ -15,8 +15,8 @@ import sqlnb
 from sqlnb import calibration, settings, tuning
 from sqlnb.cli import app
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import Pruning
 from sqlnb.kinds import KINDS, params
+from sqlnb.pruning import Pruning
 from sqlnb.semisupervised import EM
 from sqlnb.tokenizer import Tokenizer
 

@@ -61,10 +61,10 @@ from sqlnb.cli.registry import command, print_script
 from sqlnb.engine import dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
-from sqlnb.hyper import Pruning
 from sqlnb.inputs import Docs, Labels, Source, Tokens
 from sqlnb.kinds.presentation import noun
 from sqlnb.model import Model, load
+from sqlnb.pruning import Pruning
 
 
 @command(sql="Print the SQL script that `sqlnb train` would run.")

@@ -20,9 +20,9 @@ from sqlnb import settings
 from sqlnb.cli.console import errors, waiting
 from sqlnb.engine import DIALECTS, Database
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import Pruning
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens
 from sqlnb.kinds import KINDS, params
+from sqlnb.pruning import Pruning
 from sqlnb.settings import FLAG, INTEGER, NUMBER, Setting
 from sqlnb.tokenizer import Tokenizer, parse_ngrams, stop_word_list
 

@@ -20,7 +20,7 @@ import duckdb
 from sqlglot import exp
 
 from sqlnb import templates
-from sqlnb.engine import files, messages, scratch
+from sqlnb.engine import bulk, messages, scratch
 from sqlnb.engine.backends import Backend, Row
 from sqlnb.engine.connections import backend_for, open_target
 from sqlnb.engine.dialects import (
@@ -451,15 +451,15 @@ class Database:
         self._bulk(lambda: self.backend.write_parquet(text, path, types), text)
 
     def write_file(self, query: exp.Select, path: Path) -> int:
-        """The rows of ``query`` into a Parquet, CSV or JSON file (:func:`files.write_file`)."""
-        return files.write_file(self, query, path)
+        """The rows of ``query`` into a Parquet, CSV or JSON file (:func:`bulk.write_file`)."""
+        return bulk.write_file(self, query, path)
 
     @contextlib.contextmanager
     def parquet(self, path: Path, name: str) -> Iterator[tuple[exp.Table, dict[str, str]]]:
         """A temporary relation ``name`` of a Parquet file's rows by the engine's bulk path
         (a view, or a table filled by ``COPY`` or batched inserts), with its columns' types."""
-        types, table = files.parquet_types(path), exp.to_table(name)
-        create = self.sql(files.temporary_table(table, types))
+        types, table = bulk.parquet_types(path), exp.to_table(name)
+        create = self.sql(bulk.temporary_table(table, types))
         self._bulk(lambda: self.backend.load_parquet(path, name, create), f"read {path}")
         try:
             yield table, types

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlnb.classes import parse_class_prior
 from sqlnb.errors import SqlnbError
-from sqlnb.hyper import parse_class_prior
 from sqlnb.settings import CHOICE, FLAG, NUMBER, Setting
 
 PRIOR, WEIGHTS = "prior", "weights"  # besides a setting's values (sqlnb.settings)

@@ -18,7 +18,7 @@ from sqlglot import exp
 
 from sqlnb import catalog, pipeline, templates
 from sqlnb.engine import scratch
-from sqlnb.engine.files import replacing
+from sqlnb.engine.bulk import replacing
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, as_source, labels_for
 from sqlnb.kinds.presentation import word_note
