@@ -254,8 +254,19 @@ KEEP = Setting(
     message="{flag} must be at least 1 (the current version), not {value!r}",
 )
 
+# --- every command that opens a database -----------------------------------------------
+
+WAIT = Setting(
+    "wait",
+    NUMBER,
+    None,
+    "Seconds to wait for a DuckDB file another process is using (default: 0, fail at once), or "
+    "on PostgreSQL for the models another session is writing (default: 30).",
+    message="{flag} must be a number of seconds {bound}, not {value:g}",
+)
+
 # Every setting above (the hyperparameters are sqlnb.kinds.params's).
-SETTINGS = (*TOKENIZER, *PRUNING, SELECT, *EM, METHOD, UNSEEN, ALPHAS, FOLDS, KEEP)
+SETTINGS = (*TOKENIZER, *PRUNING, SELECT, *EM, METHOD, UNSEEN, ALPHAS, FOLDS, KEEP, WAIT)
 
 
 def listed(values: Sequence[float]) -> str:

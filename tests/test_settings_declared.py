@@ -5,6 +5,7 @@ refuse a bad value and the README's tables are the declarations'."""
 from __future__ import annotations
 
 import inspect
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -110,12 +111,40 @@ def test_the_api_defaults_are_the_declared_ones() -> None:
             "--method must be one of temperature, sigmoid, isotonic, none, not 'platt'",
         ),
         (lambda: settings.UNSEEN.check("skip"), "--unseen must be 'ignore' or 'error', not 'skip'"),
+        (
+            lambda: settings.WAIT.check(-1.5),
+            "--wait must be a number of seconds >= 0, not -1.5",
+        ),
     ],
 )
 def test_the_messages_are_the_declared_ones(call: Any, message: str) -> None:
     with pytest.raises(SqlnbError) as refused:
         call()
     assert str(refused.value) == message
+
+
+def test_the_api_keywords_are_the_declared_ones() -> None:
+    """The fields of the objects the API takes are the settings' keywords, in order."""
+
+    def keywords(group: tuple[settings.Setting, ...]) -> list[str]:
+        return [s.keyword or s.name for s in group]
+
+    assert [f.name for f in fields(Tokenizer) if f.name != "stop_table"] == keywords(
+        settings.TOKENIZER
+    )
+    assert [f.name for f in fields(Pruning)] == keywords(settings.PRUNING)
+    assert [f.name for f in fields(EM) if f.name != "unlabeled"] == keywords(settings.EM)
+    assert settings.ALPHAS.keyword in inspect.signature(tuning.tune).parameters
+    assert settings.FOLDS.name in inspect.signature(tuning.tune).parameters
+    assert settings.METHOD.name in inspect.signature(sqlnb.Model.calibrate).parameters
+
+
+def test_the_wait_option_refuses_by_the_declaration(tmp_path: Path) -> None:
+    import cli
+
+    code, out, err = cli.run("models", tmp_path / "x.duckdb", "--wait", "-1")
+    assert (code, out) == (1, "")
+    assert err == "Error: --wait must be a number of seconds >= 0, not -1\n"
 
 
 def test_tune_refuses_too_few_folds_by_the_declaration() -> None:

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 import typer
 
+from sqlnb import settings
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 
@@ -160,7 +161,7 @@ def opened(db: str, *, create: bool = False) -> Iterator[Database]:
     with errors():
         wait = WAIT.get()
         if wait is not None and not wait >= 0:
-            raise SqlnbError(f"--wait must be a number of seconds >= 0, not {wait:g}")
+            raise settings.WAIT.refuse(wait, "")
         database = Database.connect(db, create=create, wait=wait)
     database.on_commit = committing
     failed = True  # a file this command created is removed if the command fails

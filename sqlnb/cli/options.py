@@ -122,16 +122,6 @@ OPTIONS: dict[str, tuple[Any, Any]] = {
         ),
         None,
     ),
-    # every command that opens a database (see expand)
-    "wait": (
-        _opt(
-            float | None,
-            help="Seconds to wait for a DuckDB file another process is using (default: 0, "
-            "fail at once), or on PostgreSQL for the models another session is writing "
-            "(default: 30).",
-        ),
-        None,
-    ),
 }
 
 
@@ -191,8 +181,10 @@ def _setting(s: Setting) -> tuple[Any, Any]:
     return _opt(str | None, help=s.help), None
 
 
-# The settings of the tokenizer and of pruning, in their groups (see below).
+# The settings of the tokenizer and of pruning, in their groups (see below), and --wait, of
+# every command that opens a database (see expand).
 OPTIONS.update({s.name: _setting(s) for s in (*settings.TOKENIZER, *settings.PRUNING)})
+OPTIONS["wait"] = _setting(settings.WAIT)
 
 # Every kind's hyperparameters, each an option (None: not given, the kind's default).
 HYPERPARAMETERS = params.every(KINDS.values())
