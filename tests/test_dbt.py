@@ -45,7 +45,8 @@ def test_the_committed_package_is_what_sqlnb_dbt_package_writes(tmp_path: Path):
     assert written == committed
     for name in sorted(p for p in written if (tmp_path / "pkg" / p).is_file()):
         mine = (tmp_path / "pkg" / name).read_text()
-        assert mine == (ROOT / "dbt" / name).read_text(), f"dbt/{name} is stale"
+        stale = f"dbt/{name} is stale: run sqlnb dbt-package dbt"
+        assert mine == (ROOT / "dbt" / name).read_text(), stale
     assert "kind IN (" in (ROOT / "dbt" / "macros" / "duckdb.sql").read_text()
 
 

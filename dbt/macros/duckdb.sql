@@ -2853,7 +2853,19 @@ FROM (
       "doc_id" AS doc_id,
       CAST("word" AS TEXT) AS word,
       CAST("count" AS DOUBLE) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -2862,7 +2874,19 @@ FROM (
         "doc_id" AS doc_id,
         CAST("word" AS TEXT) AS word,
         CAST("count" AS DOUBLE) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3051,14 +3075,6 @@ FROM (
   ) AS c
     ON c.class_id = p.class_id
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('multinomial', 'complement')
-  )
 UNION ALL
 SELECT
   *
@@ -3103,7 +3119,19 @@ FROM (
       "doc_id" AS doc_id,
       CAST("word" AS TEXT) AS word,
       CAST("count" AS DOUBLE) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('bernoulli')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -3112,7 +3140,19 @@ FROM (
         "doc_id" AS doc_id,
         CAST("word" AS TEXT) AS word,
         CAST("count" AS DOUBLE) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('bernoulli')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3301,14 +3341,6 @@ FROM (
   ) AS c
     ON c.class_id = p.class_id
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('bernoulli')
-  )
 {%- else %}
 SELECT
   *
@@ -3353,7 +3385,19 @@ FROM (
       "doc_id" AS doc_id,
       CAST("word" AS TEXT) AS word,
       CAST("count" AS DOUBLE) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -3362,7 +3406,19 @@ FROM (
         "doc_id" AS doc_id,
         CAST("word" AS TEXT) AS word,
         CAST("count" AS DOUBLE) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3552,14 +3608,6 @@ FROM (
   WHERE
     p.rn = 1
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('multinomial', 'complement')
-  )
 UNION ALL
 SELECT
   *
@@ -3604,7 +3652,19 @@ FROM (
       "doc_id" AS doc_id,
       CAST("word" AS TEXT) AS word,
       CAST("count" AS DOUBLE) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('bernoulli')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -3613,7 +3673,19 @@ FROM (
         "doc_id" AS doc_id,
         CAST("word" AS TEXT) AS word,
         CAST("count" AS DOUBLE) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('bernoulli')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3803,13 +3875,5 @@ FROM (
   WHERE
     p.rn = 1
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('bernoulli')
-  )
 {%- endif %}
 {% endmacro %}

@@ -2904,7 +2904,19 @@ FROM (
       "doc_id" AS doc_id,
       CAST("word" AS TEXT) AS word,
       CAST("count" AS DOUBLE PRECISION) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -2913,7 +2925,19 @@ FROM (
         "doc_id" AS doc_id,
         CAST("word" AS TEXT) AS word,
         CAST("count" AS DOUBLE PRECISION) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3102,14 +3126,6 @@ FROM (
   ) AS c
     ON c.class_id = p.class_id
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('multinomial', 'complement')
-  )
 UNION ALL
 SELECT
   *
@@ -3154,7 +3170,19 @@ FROM (
       "doc_id" AS doc_id,
       CAST("word" AS TEXT) AS word,
       CAST("count" AS DOUBLE PRECISION) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('bernoulli')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -3163,7 +3191,19 @@ FROM (
         "doc_id" AS doc_id,
         CAST("word" AS TEXT) AS word,
         CAST("count" AS DOUBLE PRECISION) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('bernoulli')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3352,14 +3392,6 @@ FROM (
   ) AS c
     ON c.class_id = p.class_id
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('bernoulli')
-  )
 {%- else %}
 SELECT
   *
@@ -3404,7 +3436,19 @@ FROM (
       "doc_id" AS doc_id,
       CAST("word" AS TEXT) AS word,
       CAST("count" AS DOUBLE PRECISION) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -3413,7 +3457,19 @@ FROM (
         "doc_id" AS doc_id,
         CAST("word" AS TEXT) AS word,
         CAST("count" AS DOUBLE PRECISION) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3603,14 +3659,6 @@ FROM (
   WHERE
     p.rn = 1
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('multinomial', 'complement')
-  )
 UNION ALL
 SELECT
   *
@@ -3655,7 +3703,19 @@ FROM (
       "doc_id" AS doc_id,
       CAST("word" AS TEXT) AS word,
       CAST("count" AS DOUBLE PRECISION) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('bernoulli')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -3664,7 +3724,19 @@ FROM (
         "doc_id" AS doc_id,
         CAST("word" AS TEXT) AS word,
         CAST("count" AS DOUBLE PRECISION) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('bernoulli')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3854,13 +3926,5 @@ FROM (
   WHERE
     p.rn = 1
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('bernoulli')
-  )
 {%- endif %}
 {% endmacro %}

@@ -2826,7 +2826,19 @@ FROM (
       `doc_id` AS doc_id,
       CAST(`word` AS STRING) AS word,
       CAST(`count` AS DOUBLE) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -2835,7 +2847,19 @@ FROM (
         `doc_id` AS doc_id,
         CAST(`word` AS STRING) AS word,
         CAST(`count` AS DOUBLE) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3024,14 +3048,6 @@ FROM (
   ) AS c
     ON c.class_id = p.class_id
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('multinomial', 'complement')
-  )
 UNION ALL
 SELECT
   *
@@ -3076,7 +3092,19 @@ FROM (
       `doc_id` AS doc_id,
       CAST(`word` AS STRING) AS word,
       CAST(`count` AS DOUBLE) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('bernoulli')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -3085,7 +3113,19 @@ FROM (
         `doc_id` AS doc_id,
         CAST(`word` AS STRING) AS word,
         CAST(`count` AS DOUBLE) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('bernoulli')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3274,14 +3314,6 @@ FROM (
   ) AS c
     ON c.class_id = p.class_id
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('bernoulli')
-  )
 {%- else %}
 SELECT
   *
@@ -3326,7 +3358,19 @@ FROM (
       `doc_id` AS doc_id,
       CAST(`word` AS STRING) AS word,
       CAST(`count` AS DOUBLE) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -3335,7 +3379,19 @@ FROM (
         `doc_id` AS doc_id,
         CAST(`word` AS STRING) AS word,
         CAST(`count` AS DOUBLE) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('multinomial', 'complement')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3525,14 +3581,6 @@ FROM (
   WHERE
     p.rn = 1
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('multinomial', 'complement')
-  )
 UNION ALL
 SELECT
   *
@@ -3577,7 +3625,19 @@ FROM (
       `doc_id` AS doc_id,
       CAST(`word` AS STRING) AS word,
       CAST(`count` AS DOUBLE) AS count
-    FROM {{ tokens }} AS s
+    FROM (
+      SELECT
+        *
+      FROM {{ tokens }} AS t
+      WHERE
+        EXISTS(
+          SELECT
+            1
+          FROM {{ model }} AS k
+          WHERE
+            k.part = 'model' AND k.kind IN ('bernoulli')
+        )
+    ) AS s
   ), sqlnb_documents AS (
     SELECT DISTINCT
       doc_id
@@ -3586,7 +3646,19 @@ FROM (
         `doc_id` AS doc_id,
         CAST(`word` AS STRING) AS word,
         CAST(`count` AS DOUBLE) AS count
-      FROM {{ tokens }} AS s
+      FROM (
+        SELECT
+          *
+        FROM {{ tokens }} AS t
+        WHERE
+          EXISTS(
+            SELECT
+              1
+            FROM {{ model }} AS k
+            WHERE
+              k.part = 'model' AND k.kind IN ('bernoulli')
+          )
+      ) AS s
     ) AS s
   ), sqlnb_jll AS (
     SELECT
@@ -3776,13 +3848,5 @@ FROM (
   WHERE
     p.rn = 1
 ) AS p
-WHERE
-  EXISTS(
-    SELECT
-      1
-    FROM {{ model }} AS k
-    WHERE
-      k.part = 'model' AND k.kind IN ('bernoulli')
-  )
 {%- endif %}
 {% endmacro %}
