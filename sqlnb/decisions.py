@@ -67,7 +67,7 @@ def weight_of(ratios: dict[int, float]) -> exp.Expr:
 
 
 def estimate(
-    db: Database, scored: exp.Table, old: dict[int, float]
+    db: Database, scored: exp.Table | exp.Query, old: dict[int, float]
 ) -> tuple[dict[int, float], int]:
     """The EM estimate of the priors of the documents in ``scored`` (doc_id, class_id,
     proba), and the number of rounds it took."""

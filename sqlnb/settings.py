@@ -265,8 +265,19 @@ WAIT = Setting(
     message="{flag} must be a number of seconds {bound}, not {value:g}",
 )
 
+# --- monitoring (sqlnb.monitor) ------------------------------------------------------------
+
+EVERY = Setting(
+    "every",
+    CHOICE,
+    "month",
+    "The windows' length, with --time-column: day, week (from Monday) or month.",
+    choices=("day", "week", "month"),
+    message="{flag} must be one of {choices}, not {value!r}",
+)
+
 # Every setting above (the hyperparameters are sqlnb.kinds.params's).
-SETTINGS = (*TOKENIZER, *PRUNING, SELECT, *EM, METHOD, UNSEEN, ALPHAS, FOLDS, KEEP, WAIT)
+SETTINGS = (*TOKENIZER, *PRUNING, SELECT, *EM, METHOD, UNSEEN, ALPHAS, FOLDS, KEEP, WAIT, EVERY)
 
 
 def listed(values: Sequence[float]) -> str:

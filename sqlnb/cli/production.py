@@ -11,8 +11,9 @@ import typer
 
 from sqlnb import settings, training, versions
 from sqlnb.cli.console import display, echo, opened, table
-from sqlnb.cli.options import DbArg, ModelOpt
+from sqlnb.cli.options import SOURCE, DbArg, ModelOpt, ReplaceOpt, uses
 from sqlnb.cli.registry import command
+from sqlnb.inputs import Source
 
 KeepOpt = Annotated[int, typer.Option(help=settings.KEEP.help)]
 VersionOpt = Annotated[
@@ -68,3 +69,51 @@ def drop_model(db: DbArg, model_name: ModelOpt = "default", version: VersionOpt 
         echo(f"dropped version {version} of model {model_name!r}")
         return
     echo(f"dropped model {model_name!r}")
+
+
+TimeOpt = Annotated[
+    str | None,
+    typer.Option(help="DATE or TIMESTAMP column of the documents: one window per --every."),
+]
+EveryOpt = Annotated[str, typer.Option(help=settings.EVERY.help)]
+
+
+@command()
+def monitor(
+    db: DbArg,
+    model_name: ModelOpt = "default",
+    data: Source = uses(SOURCE),
+    time_column: TimeOpt = None,
+    every: EveryOpt = settings.EVERY.default,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Table to create with the rows.")
+    ] = None,
+    replace: ReplaceOpt = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print only JSON.")] = False,
+) -> None:
+    """Drift of new documents from a text model's training, per window and class: documents,
+    tokens, unknown_rate, js_divergence, predicted_share, training_prior, estimated_prior."""
+    from sqlnb import monitor as monitoring
+    from sqlnb.model import load
+
+    with opened(db) as database:
+        m = load(database, model_name)
+        windows = monitoring.Windows(time_column, every)
+        rows, type_name = monitoring.monitor(database, m, data, windows)
+        if output is not None:
+            query = monitoring.as_query(rows, type_name)
+            n = database.write_table(output, query, replace=replace)
+    if output is not None:
+        echo(f"wrote {n} rows to {output}")
+        return
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
+        return
+    shown = table(*monitoring.COLUMNS)
+    for r in rows:
+        shown.add_row(*("" if v is None else _shown(v) for v in r.values()))
+    display(shown)
+
+
+def _shown(value: object) -> str:
+    return f"{value:.6g}" if isinstance(value, float) else str(value)

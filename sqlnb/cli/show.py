@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sqlnb import catalog
+from sqlnb import catalog, settings
 from sqlnb.cli.console import display, echo, fail, opened, table
 from sqlnb.cli.options import (
     LABELED,
@@ -25,6 +25,7 @@ from sqlnb.cli.options import (
     TokenizerOptions,
     uses,
 )
+from sqlnb.cli.production import EveryOpt, TimeOpt
 from sqlnb.cli.registry import command
 from sqlnb.inputs import Labels, Source
 from sqlnb.kinds.base import Frequencies, Normal, Note, Ranked, Rows, Section
@@ -314,16 +315,21 @@ def report(
         typer.Option("--output", "-o", "--html", help="HTML file to write (self-contained)."),
     ] = Path("report.html"),
     replace: Annotated[bool, typer.Option(help="Replace the file if it exists.")] = False,
+    time_column: TimeOpt = None,
+    every: EveryOpt = settings.EVERY.default,
 ) -> None:
     """Write one self-contained HTML file: metrics, confusion matrix, per-class bars,
-    calibration, indicative words or features, misclassified documents, the model."""
+    calibration, indicative words or features, misclassified documents, the model; with
+    --time-column, the drift of the documents over time (sqlnb monitor's numbers)."""
+    from sqlnb.monitor import Windows
     from sqlnb.report import write_report
 
     if html.exists() and not replace:
         fail(f"{str(html)!r} exists: give --replace to overwrite it, or another --output")
     with opened(db) as database:
         m = load(database, model_name)
-        numbers = write_report(m, data, labels, html)
+        windows = None if time_column is None else Windows(time_column, every)
+        numbers = write_report(m, data, labels, html, windows)
     echo(
         f"wrote {html}: model {model_name!r} on {numbers['n_docs']} documents, accuracy "
         f"{numbers['accuracy']:.4f}, macro-F1 {numbers['macro_f1']:.4f}, log-loss "

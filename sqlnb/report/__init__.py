@@ -23,6 +23,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, as_source, labels_for
 from sqlnb.kinds.presentation import word_note
 from sqlnb.model import Model
+from sqlnb.monitor import Windows, monitor
 from sqlnb.pipeline import POSTERIOR, TRUTH
 from sqlnb.report.page import render_html
 
@@ -125,10 +126,20 @@ def _name(source: object) -> str:
 
 
 def write_report(
-    model: Model, data: str | Source, labels: str | Labels | None, path: Path
+    model: Model,
+    data: str | Source,
+    labels: str | Labels | None,
+    path: Path,
+    windows: Windows | None = None,
 ) -> dict[str, Any]:
-    """Write the HTML report of ``model`` on labeled ``data`` to ``path``; return its numbers."""
+    """Write the HTML report of ``model`` on labeled ``data`` to ``path``; return its numbers.
+    With ``windows`` (a time column), also the drift of ``data`` over time (``sqlnb
+    monitor``'s rows, in ``numbers["drift"]``)."""
     numbers = report_numbers(model, data, labels)
+    if windows is not None:
+        rows, _ = monitor(model.db, model, data, windows)
+        numbers["drift"] = [{**r, "window": None if r["window"] is None else str(r["window"])}
+            for r in rows]  # fmt: skip
     page = render_html(model, numbers, _name(data), _name(labels_for(as_source(data), labels)))
     try:  # written whole under another name, then renamed: never a half-written report
         with replacing(Path(path)) as partial:

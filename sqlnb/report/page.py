@@ -24,6 +24,7 @@ from sqlnb.report.charts import (
     reliability_diagram,
     shorten,
 )
+from sqlnb.report.drift import section as drift_section
 from sqlnb.version import __version__
 
 N_TOP_WORDS = 10
@@ -347,6 +348,7 @@ the number of documents of each true label.</p></section>"""
 {_pair(calibration, words) if len(labels) <= 6 else calibration + words}
 {_features_section(described)}
 {_rows_sections(described)}
+{drift_section(numbers["drift"]) if numbers.get("drift") else ""}
 {_misclassified_section(model, numbers["misclassified"])}
 {_model_section(model, numbers)}
 <footer>Written by sqlnb {esc(__version__)}; every number was computed by SQL in the database.
