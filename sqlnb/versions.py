@@ -79,10 +79,11 @@ def kept(db: Database, name: str) -> list[Version]:
     kept one: a model an earlier sqlnb trained has its version 1 on its next write)."""
     if db.relation_type(VERSIONS.node()) is None:
         return []
-    found = []
-    for r in db.fetch_dicts(templates.select("versions/kept.sql", model_name=name)):
+    found: list[Version] = []
+    rows = db.fetch_dicts(templates.select("versions/kept.sql", model_name=name))
+    for r in sorted(rows, key=lambda r: (int(r["version"]), str(r["model"]) != name)):
         n, where = int(r["version"]), str(r["model"])
-        if where in (name, key(name, n)):
+        if where == name or (where == key(name, n) and not any(v.version == n for v in found)):
             documents, words = float(r["documents"] or 0), int(r["words"] or 0)
             found.append(Version(n, str(r["created"]), str(r["command"]), documents, words,
                 where == name, where))  # fmt: skip
@@ -125,10 +126,11 @@ def _tables(db: Database, *wheres: str) -> list[ModelTable]:
 def moving(
     db: Database, source: str, target: str, tables: Sequence[ModelTable], *, delete: bool = True
 ) -> list[exp.Expr]:
-    """The statements that put the rows of ``source`` under ``target`` in ``tables``: any
-    left under ``target`` go first, then a copy, then (``delete``) the source's rows."""
-    statements = catalog.deletes(target, tables)
-    for table in tables:
+    """The statements that put the rows of ``source`` under ``target`` in ``tables`` (the
+    catalog first): any left under ``target`` go first, then a copy, then (``delete``) the
+    source's rows. Where the engine has no transactions, rows with a catalog row are whole."""
+    statements = catalog.deletes(target, tables)  # the catalog row first
+    for table in [*tables[1:], tables[0]]:  # the catalog row last: a copy that has it is whole
         columns = [c for c in db.columns(table.node()) if c.lower() != "model"]
         rows = (
             exp.select(exp.convert(target).as_("model"), *(exp.column(c) for c in columns))
@@ -240,6 +242,8 @@ def rollback(db: Database, name: str, to: int | None = None) -> tuple[int, int]:
     current version again, in one transaction; returns (from, to). No new version is made."""
     db.trusted(writing=True)
     db.backend.check_writable()
+    if catalog.row(db, name) is None and kept(db, name):
+        return _repair(db, name, to)
     versions = listing(db, name)
     current = next(v for v in versions if v.current)
     if to is None:
@@ -259,3 +263,26 @@ def rollback(db: Database, name: str, to: int | None = None) -> tuple[int, int]:
         _run(db, moving(db, target.where, name, tables))
         events.announce(events.MODEL_WRITTEN, db, name)
     return current.version, target.version
+
+
+def _repair(db: Database, name: str, to: int | None) -> tuple[int, int]:
+    """Finish a rollback that was interrupted where the engine has no transactions (Spark,
+    ClickHouse): model ``name`` has no whole current version, its kept ones are whole; the
+    rows left under the name go and kept version ``to`` becomes current."""
+    whole = [v for v in kept(db, name) if not v.current and catalog.row(db, v.where)]
+    numbers = ", ".join(str(v.version) for v in whole) or "none"
+    chosen = [v for v in whole if v.version == to]
+    if not chosen:
+        raise SqlnbError(
+            f"model {name!r} has no current version (a rollback was interrupted): give --to "
+            f"one of the kept versions ({numbers})"
+        )
+    every = {t.name: t for k in KINDS.values() for t in k.tables}
+    every.update({t.name: t for t in catalog.SHARED})
+    left = [t for t in every.values() if not t.view and db.relation_type(t.node()) == "table"]
+    tables = _tables(db, chosen[0].where)
+    with db.transaction():
+        _run(db, catalog.deletes(name, [catalog.MODELS, *left, VERSIONS]))
+        _run(db, moving(db, chosen[0].where, name, tables))
+        events.announce(events.MODEL_WRITTEN, db, name)
+    return 0, chosen[0].version

@@ -252,3 +252,58 @@ def test_versions_on_every_engine(engine, reference):
         assert [r[:2] for r in a] == [r[:2] for r in b]
         assert all(abs(x[2] - y[2]) <= 1e-9 and abs(x[3] - y[3]) <= 1e-9 for x, y in zip(a, b))
     assert _close(mine[3], mine[0]) and not _close(mine[1], mine[0])
+
+
+def test_an_interrupted_rollback_without_transactions_leaves_one_version(tmp_path, monkeypatch):
+    """As on Spark and ClickHouse (no transactions): a rollback interrupted after any of its
+    statements leaves the old current version or the new one; or no whole current one, and
+    then rollback --to finishes it (the kept versions are whole)."""
+    import contextlib
+    import shutil
+
+    from sqlnb import catalog
+    from sqlnb.engine import Database
+
+    template = tmp_path / "t.duckdb"
+    make(template)
+    run("train", template, *docs("early"), ok=True)
+    first = predicted(template)
+    run("train", template, *docs("late"), ok=True)
+    second = predicted(template)
+    executed = [0]
+    original = Database.execute
+
+    def counting(self, tree):
+        executed[0] += 1
+        if executed[0] == stop:
+            raise KeyboardInterrupt
+        return original(self, tree)
+
+    stop = 0
+    shutil.copy(template, tmp_path / "count.duckdb")
+    with duckdb.connect(str(tmp_path / "count.duckdb")) as con:
+        monkeypatch.setattr(Database, "execute", counting)
+        versions.rollback(sqlnb.connect(con), "default")
+        monkeypatch.undo()
+    total, outcomes = executed[0], set()
+    for stop in range(1, total + 1, 5):
+        path = tmp_path / f"{stop}.duckdb"
+        shutil.copy(template, path)
+        executed[0] = 0
+        with duckdb.connect(str(path)) as con:
+            db = sqlnb.connect(con)
+            monkeypatch.setattr(Database, "transaction", lambda self, **k: contextlib.nullcontext())
+            monkeypatch.setattr(Database, "execute", counting)
+            with pytest.raises(KeyboardInterrupt):
+                versions.rollback(db, "default")
+            monkeypatch.undo()
+            whole = catalog.row(db, "default") is not None
+            if not whole:
+                with pytest.raises(sqlnb.SqlnbError, match="give --to one of the kept versions"):
+                    versions.rollback(db, "default")
+                versions.rollback(db, "default", 1)
+        rows = predicted(path)
+        assert same(rows, first) or (whole and same(rows, second)), stop
+        assert sum(v["current"] for v in kept(path)) == 1
+        outcomes.add((whole, same(rows, first)))
+    assert outcomes == {(True, False), (False, True), (True, True)}
