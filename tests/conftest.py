@@ -130,6 +130,27 @@ def engine(request):
 
 
 @pytest.fixture
+def spark_url(monkeypatch: pytest.MonkeyPatch):
+    """A Spark URL whose commands, run in this process (``cli.run``), open the tests' one local
+    session, in a fresh database, and leave it running: one JVM for every such command, not one
+    each (what a session of its own changes is tests/test_spark.py's process tests' to show)."""
+    from engines import open_engine
+
+    import sqlnb.engine.connections
+    import sqlnb.engine.spark
+
+    opened = open_engine("spark")
+    session = next(opened).db.connection
+    stop = sqlnb.engine.spark.stop
+    monkeypatch.setattr(sqlnb.engine.connections, "open_session", lambda url: session)
+    monkeypatch.setattr(sqlnb.engine.spark, "stop", lambda s: None if s is session else stop(s))
+    yield "local[2]"
+    monkeypatch.undo()
+    for _ in opened:  # the database dropped
+        pass
+
+
+@pytest.fixture
 def reference():
     """DuckDB, the reference every engine is compared with."""
     from engines import open_engine
@@ -148,7 +169,7 @@ MODULE_MARKS = {
     "test_clickhouse.py": ("clickhouse",),
 }
 # fixtures that open one engine
-FIXTURE_MARKS = {"pg": "postgres", "spark": "spark"}
+FIXTURE_MARKS = {"pg": "postgres", "spark": "spark", "spark_url": "spark"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -81,6 +81,9 @@ ENGINES = RUN.parent / "engines.py"
 @pytest.mark.postgres
 @pytest.mark.spark
 def test_quick_engines_benchmark_times_every_command_on_every_engine(tmp_path: Path) -> None:
+    """Every command runs on every engine, at one size, the smallest (2k token rows): one
+    process per engine, PostgreSQL's the server the tests use (the sizes of ``--quick``, 20k and
+    80k, start a second Spark and time the same commands again)."""
     from engines import POSTGRES_URL, unavailable
 
     engines = ["duckdb", "sqlite"]
@@ -100,7 +103,8 @@ def test_quick_engines_benchmark_times_every_command_on_every_engine(tmp_path: P
         [
             sys.executable,
             str(ENGINES),
-            "--quick",
+            "--sizes",
+            "2k",
             "--engines",
             ",".join(engines),
             "--postgres",
@@ -113,7 +117,7 @@ def test_quick_engines_benchmark_times_every_command_on_every_engine(tmp_path: P
         timeout=900,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    rows: dict[str, str] = {}  # the first table: seconds
+    rows: dict[str, str] = {}  # the first table: seconds (one size: its two columns the same)
     for line in done.stdout.splitlines():
         if line.startswith("| "):
             rows.setdefault(line.split(" | ")[0].strip("| "), line)

@@ -1,6 +1,11 @@
-"""Spark as its users run it (issue 24): every command its own process, from one working
-directory, with nothing configured, on local Spark, a standalone master and worker, and a
-Spark Connect server; labels equal DuckDB's; stderr of every successful command empty.
+"""Spark as its users run it (issue 24): every command through the command line, with labels
+equal to DuckDB's and nothing on stderr. Once in this process on the tests' one local session
+(every command: train, models, retrain, predict, tokenize, classify in place, evaluate); then,
+each its own process for what only processes show, the fewest commands that prove it: on local
+Spark with nothing configured, a training that the next command and ``spark-sql`` started in the
+same folder see (the catalog kept between commands); on a standalone master and worker, a
+training, a prediction and ``spark-sql`` run by the cluster; on a Spark Connect server, every
+command as a client of its own and a user's script calling the SQL functions.
 
 ``.ci/run`` starts the master and worker (``$SQLNB_TEST_SPARK_MASTER``) and the Connect
 server (``$SQLNB_TEST_SPARK_CONNECT``) from pyspark's own scripts; where they are not running
@@ -16,6 +21,7 @@ import os
 import subprocess
 import sys
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import cli
@@ -25,8 +31,6 @@ import pytest
 from engines import unavailable
 
 import sqlnb
-
-pytestmark = pytest.mark.process  # every command its own process: the module's docstring
 
 TEXTS = [
     ("good tasty food, great value", "good"),
@@ -81,11 +85,22 @@ def expected(corpus: Path) -> dict[int, tuple[str, float]]:
     return {int(d): (label, float(p)) for d, label, p in rows}
 
 
+Command = Callable[..., str]
+
+
 def sqlnb_cli(cwd: Path, *args: str) -> str:
     """One command in its own process (what the file checks); it must succeed with nothing on
     stderr."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("SPARK_CONF")}
     done = cli.process(*args, cwd=cwd, env=environment)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stderr == "", done.stderr[-3000:]
+    return done.stdout
+
+
+def in_process(cwd: Path, *args: str) -> str:
+    """One command in this process (``cli.run``); it must succeed with nothing on stderr."""
+    done = cli.run(*args, cwd=cwd)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stderr == "", done.stderr[-3000:]
     return done.stdout
@@ -103,20 +118,22 @@ def assert_same(got: dict[int, tuple[str, float]], want: dict[int, tuple[str, fl
         assert abs(got[doc][1] - proba) <= 1e-9, doc
 
 
-def round_trip(db: str, cwd: Path, corpus: Path, model: str, *, full: bool = True) -> None:
-    """train, list, retrain, predict, classify in place and evaluate, each its own process:
-    predict gives DuckDB's labels; classify writes them (evaluated against the model's own
-    predictions, accuracy 1). Not ``full``: one training, no list."""
+def round_trip(
+    db: str, cwd: Path, corpus: Path, model: str, *, full: bool = True, run: Command = sqlnb_cli
+) -> None:
+    """train, list, retrain, predict, classify in place and evaluate, each by ``run`` (its own
+    process unless told): predict gives DuckDB's labels; classify writes them (evaluated against
+    the model's own predictions, accuracy 1). Not ``full``: one training, no list."""
     train = ["--docs", str(corpus / "train.parquet"), "--model", model]
     if full:
-        assert "trained multinomial" in sqlnb_cli(cwd, "train", db, *train, "--alpha", "0.5")
-        assert model in sqlnb_cli(cwd, "models", db)
-    sqlnb_cli(cwd, "train", db, *train)  # retrained: replaced, not added to
+        assert "trained multinomial" in run(cwd, "train", db, *train, "--alpha", "0.5")
+        assert model in run(cwd, "models", db)
+    run(cwd, "train", db, *train)  # retrained: replaced, not added to
     test = ["--docs", str(corpus / "test.parquet")]
-    assert_same(predicted(sqlnb_cli(cwd, "predict", db, "--model", model, *test)), expected(corpus))
+    assert_same(predicted(run(cwd, "predict", db, "--model", model, *test)), expected(corpus))
     table = f"tokens_{model}"
-    sqlnb_cli(cwd, "tokenize", db, *test, "--output", table, "--replace")
-    sqlnb_cli(
+    run(cwd, "tokenize", db, *test, "--output", table, "--replace")
+    run(
         cwd,
         "classify",
         db,
@@ -131,7 +148,7 @@ def round_trip(db: str, cwd: Path, corpus: Path, model: str, *, full: bool = Tru
         "--into",
         "predicted",
     )
-    report = sqlnb_cli(
+    report = run(
         cwd,
         "evaluate",
         db,
@@ -148,11 +165,23 @@ def round_trip(db: str, cwd: Path, corpus: Path, model: str, *, full: bool = Tru
     assert '"accuracy": 1.0' in report, report
 
 
+def test_every_command_on_one_spark_session(corpus, tmp_path, spark_url):
+    """The whole round trip through the command line, in this process on one session (what
+    each command does on Spark; the tests below are about separate commands and processes)."""
+    round_trip(spark_url, tmp_path, corpus, "m", run=in_process)
+
+
+@pytest.mark.process
 def test_local_spark_keeps_its_catalog_between_commands(corpus, tmp_path):
-    """local[2] with nothing configured: a Hive catalog in the working directory that every
-    command, and spark-sql started there, see; the SQL functions give predict's labels."""
-    round_trip("local[2]", tmp_path, corpus, "m")
+    """local[2] with nothing configured: a Hive catalog in the working directory that the next
+    command, and spark-sql started there, see: a training, then a prediction (DuckDB's labels)
+    and the SQL functions (predict's labels), each its own process."""
+    train = ["--docs", str(corpus / "train.parquet"), "--model", "m"]
+    assert "trained multinomial" in sqlnb_cli(tmp_path, "train", "local[2]", *train)
     assert (tmp_path / "metastore_db").is_dir() and (tmp_path / "spark-warehouse").is_dir()
+    test = ["--docs", str(corpus / "test.parquet")]
+    got = predicted(sqlnb_cli(tmp_path, "predict", "local[2]", "--model", "m", *test))
+    assert_same(got, expected(corpus))
     assert_functions_with_spark_sql(tmp_path, corpus, "local[2]")
 
 
@@ -181,15 +210,25 @@ def assert_functions_with_spark_sql(cwd: Path, corpus: Path, master: str) -> Non
     }
 
 
+@pytest.mark.process
 def test_standalone_master_and_worker(corpus, tmp_path):
+    """On a standalone master and worker (an application, and its executors, per process): a
+    training, a prediction in a second command (DuckDB's labels) and spark-sql's functions."""
     master = os.environ.get("SQLNB_TEST_SPARK_MASTER")
     if not master:
         unavailable("no standalone Spark master ($SQLNB_TEST_SPARK_MASTER)")
-    round_trip(master, tmp_path, corpus, "m", full=False)
+    train = ["--docs", str(corpus / "train.parquet"), "--model", "m"]
+    assert "trained multinomial" in sqlnb_cli(tmp_path, "train", master, *train)
+    test = ["--docs", str(corpus / "test.parquet")]
+    got = predicted(sqlnb_cli(tmp_path, "predict", master, "--model", "m", *test))
+    assert_same(got, expected(corpus))
     assert_functions_with_spark_sql(tmp_path, corpus, master)
 
 
+@pytest.mark.process
 def test_spark_connect(corpus, tmp_path):
+    """Every command a Connect client of its own (the Connect client's code path, not a JVM of
+    this process), then a user's script calling the SQL functions."""
     url = os.environ.get("SQLNB_TEST_SPARK_CONNECT")
     if not url:
         unavailable("no Spark Connect server ($SQLNB_TEST_SPARK_CONNECT)")
