@@ -1,6 +1,7 @@
 """The benchmark of issue 16: every command on every engine, at two sizes.
 
-    python benchmarks/engines.py --quick          # 20k and 80k token rows (a test runs it)
+    python benchmarks/engines.py --quick          # 20k and 80k token rows
+    python benchmarks/engines.py --sizes 2k       # one size, the smallest (a test runs it)
     python benchmarks/engines.py                  # 500k and 2M token rows, 100k and 400k wide rows
     python benchmarks/engines.py --engines duckdb,postgres --postgres postgresql://...
 
