@@ -219,7 +219,7 @@ class Model(Entry):
             bins = self.db.fetch_dicts(reliability)
         finally:
             self.db.execute(drop_it)
-        return {
+        found = {
             "n_docs": int(head["n_docs"]),
             "accuracy": head["accuracy"],
             "macro_f1": head["macro_f1"],
@@ -240,6 +240,10 @@ class Model(Entry):
                 for b in bins
             ],
         }
+        if self.params.get("hierarchy"):  # labels that form a tree: the accuracy at each depth
+            depths = pipeline.depth_accuracy(self.db, self, data, labels, calibrate)
+            found["depth_accuracy"] = depths
+        return found
 
     # --- calibration and decisions --------------------------------------------------------
 

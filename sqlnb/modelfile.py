@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import calibration
+from sqlnb import calibration, labels
 from sqlnb.catalog import CALIBRATION, CLASSES
 from sqlnb.classes import check_class_prior
 from sqlnb.engine import Database
@@ -121,6 +121,15 @@ def _class_sizes(value: Any) -> None:
         raise SqlnbError(f"class sizes {value!r} are not whole numbers >= 1 per label")
 
 
+def _separator(value: Any) -> None:
+    if not isinstance(value, str) or not value:
+        raise SqlnbError(f"hierarchy separator {value!r} is not a non-empty text")
+
+
+def _confidence(value: Any) -> None:
+    labels.checked(value)
+
+
 # The settings a model's params hold besides its kind's hyperparameters: each one's check and
 # the inputs whose training writes it (a kind that reads none of them never has it).
 SETTINGS: dict[str, tuple[Callable[[Any], None], tuple[type, ...]]] = {
@@ -130,6 +139,8 @@ SETTINGS: dict[str, tuple[Callable[[Any], None], tuple[type, ...]]] = {
     "em": (_em, (Tokens, Docs)),
     "class_sizes": (_class_sizes, (Tokens, Docs, Table)),
     "features": (lambda value: None, (Table,)),  # the kind's checks.settings reads them
+    "hierarchy": (_separator, (Tokens, Docs, Table)),
+    "confidence": (_confidence, (Tokens, Docs, Table)),
 }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, templates
+from sqlnb import catalog, labels, templates
 from sqlnb.catalog import Entry
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
@@ -310,6 +310,7 @@ def prediction(
     *,
     proba: bool = False,
     costs: exp.Query | None = None,
+    confidence: float | None = None,
     **options: Any,
 ) -> exp.Select:
     """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
@@ -317,8 +318,15 @@ def prediction(
     (actual, predicted, cost) of class_ids, :func:`sqlnb.decisions.costs`) the label of least
     expected cost: (doc_id, label, proba, expected_cost). The ``options`` are
     :meth:`Pipeline.build`'s (``doc``: of that document only; ``dialect``: built for that
-    engine, by default the database's own; ``calibrate``, ``priors``)."""
+    engine, by default the database's own; ``calibrate``, ``priors``). A hierarchical model's
+    labels are its walk at ``confidence`` (default: the model's): (doc_id, label, proba, depth)."""
+    walk = labels.confidence_for(entry, confidence)
+    if walk is not None and confidence is not None and (proba or costs is not None):
+        raise SqlnbError("--confidence walks the labels' tree: not with --proba or --costs")
     pipeline = Pipeline.build(db, entry, data, **options)
+    if walk is not None and not proba and costs is None:
+        tree = Pipeline([*pipeline.ctes, *labels.walk_ctes(db, entry, POSTERIOR)], pipeline.inputs)
+        return tree.select(labels.walk(walk))
     if costs is not None:
         if proba:
             raise SqlnbError("--costs decides one label per document: it does not go with --proba")
@@ -412,6 +420,19 @@ def evaluation(evaluated: Pipeline, model: str) -> tuple[exp.Expr, list[exp.Expr
         reliability,
     ]
     return create, queries, templates.render("catalog/drop_table.sql", table=table)
+
+
+def depth_accuracy(
+    db: Database, entry: Entry, data: str | Source, labels_of: Any, calibrate: bool = True
+) -> list[dict[str, Any]]:
+    """A hierarchical model's accuracy at each depth (``sql/labels/depths.sql``) on labeled
+    documents, walked at its stored confidence: [{depth, n_docs, accuracy}]."""
+    evaluated = evaluation_pipeline(db, entry, data, labels_of, calibrate=calibrate, check=False)
+    walked = labels.walk(float(entry.params["confidence"]))
+    ctes = [*evaluated.ctes, *labels.walk_ctes(db, entry, POSTERIOR), ("sqlnb_walked", walked)]
+    rows = db.fetch_dicts(Pipeline(ctes).select(labels.depths(TRUTH, "sqlnb_walked")))
+    return [{"depth": int(r["depth"]), "n_docs": int(r["n_docs"]), "accuracy": r["accuracy"]}
+            for r in rows]  # fmt: skip
 
 
 def explanation(

@@ -276,8 +276,42 @@ EVERY = Setting(
     message="{flag} must be one of {choices}, not {value!r}",
 )
 
+# --- label modes (sqlnb.labels) --------------------------------------------------------------
+
+HIERARCHY = Setting(
+    "hierarchy",
+    TEXT,
+    None,
+    "Labels are paths split by this separator (e.g. '/'): predict walks the tree.",
+    metavar="SEP",
+)
+CONFIDENCE = Setting(
+    "confidence",
+    NUMBER,
+    0.7,
+    "Hierarchical labels: stop the walk before the first node below this probability "
+    "(default: 0.7 at training; predict: the model's).",
+    metavar="C",
+    message="{flag} must be a number between 0 and 1, not {value!r}",
+)
+
+LABEL_MODES = (HIERARCHY, CONFIDENCE)
+
 # Every setting above (the hyperparameters are sqlnb.kinds.params's).
-SETTINGS = (*TOKENIZER, *PRUNING, SELECT, *EM, METHOD, UNSEEN, ALPHAS, FOLDS, KEEP, WAIT, EVERY)
+SETTINGS = (
+    *TOKENIZER,
+    *PRUNING,
+    SELECT,
+    *EM,
+    METHOD,
+    UNSEEN,
+    ALPHAS,
+    FOLDS,
+    KEEP,
+    WAIT,
+    EVERY,
+    *LABEL_MODES,
+)
 
 
 def listed(values: Sequence[float]) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from sqlglot import exp
 
 from sqlnb import catalog, events, templates, versions
+from sqlnb import labels as labels_mode
 from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, Entry
 from sqlnb.classes import (
     balanced,
@@ -195,13 +196,15 @@ def train(
     select: Selection | None = None,
     check: bool = True,
     dialect: str | None = None,
+    hierarchy: tuple[str | None, float | None] = (None, None),
 ) -> Training:
     """Training ``model`` from scratch (replacing a model of that name). Training from a
     :class:`Docs` table tokenizes with ``tokenizer`` (stored with the model) and prunes the
     vocabulary with ``pruning``; ``select`` keeps the best words of the labeled documents
     (after pruning). Without ``check`` the inputs are taken as checked. With
     ``dialect`` the statements are a script for that engine (every table created, text
-    tokenized in its SQL), to print rather than apply."""
+    tokenized in its SQL), to print rather than apply. ``hierarchy`` (separator, confidence):
+    labels that form a tree (:mod:`sqlnb.labels`)."""
     catalog.check_name(model)
     if dialect is None:
         db.backend.check_writable()
@@ -233,6 +236,7 @@ def train(
             for k, q in batch.inputs.items()
         }
         params["select"] = str(select)
+    params.update(labels_mode.stored(*hierarchy, batch.label_type))  # (separator, confidence)
     check_class_prior(params["class_prior"], batch.label_values)
     if params["class_weight"] == "balanced":  # what appending needs to weigh again
         params["class_sizes"] = class_sizes(db, batch.labels_query)

@@ -38,12 +38,14 @@ from sqlnb.cli.options import (
     TRUTH,
     WEIGHTED,
     AlphasOpt,
+    ConfidenceOpt,
     CostsOpt,
     DbArg,
     EmIterationsOpt,
     EmToleranceOpt,
     EmWeightOpt,
     FoldsOpt,
+    HierarchyOpt,
     KindOpt,
     MethodOpt,
     ModelOpt,
@@ -97,6 +99,8 @@ def train(
     em_iterations: EmIterationsOpt = None,
     em_tolerance: EmToleranceOpt = None,
     keep: KeepOpt = versions.KEEP,
+    hierarchy: HierarchyOpt = None,
+    confidence: ConfidenceOpt = None,
     dialect: str | None = None,
 ) -> None:
     """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
@@ -113,7 +117,8 @@ def train(
     with opened(db, create=dialect is None) as database:
         the_tokenizer = tokenizer.resolve(database)
         if append:
-            given = list(hyper)
+            tree = {"hierarchy": hierarchy, "confidence": confidence}
+            given = list(hyper) + [k for k, v in tree.items() if v is not None]
             if given or the_tokenizer is not None or pruning is not None or select is not None:
                 option = (
                     "--" + given[0].replace("_", "-") if given
@@ -131,6 +136,7 @@ def train(
         else:
             chosen = None if select is None else Selection.parse(select)
             settings: dict[str, Any] = {"kind": kind, "hyper": hyper, "tokenizer": the_tokenizer}
+            settings["hierarchy"] = (hierarchy, confidence)
             plan = training.train(
                 database,
                 data,
@@ -208,6 +214,7 @@ def predict(
     priors: PriorsOpt = None,
     costs: CostsOpt = None,
     version: VersionOpt = None,
+    confidence: ConfidenceOpt = None,
     dialect: str | None = None,
 ) -> None:
     """Classify every document of a tokens table, --docs table (raw text) or --table: into a
@@ -215,6 +222,7 @@ def predict(
     with opened(db) as database:
         m = load(database, versions.reading(database, model_name, version))
         decided = _decided(m, data, uncalibrated, priors, costs)
+        decided["confidence"] = confidence  # hierarchical labels: the walk's (sqlnb.labels)
         if dialect is not None:
             if output is None or output == "-":
                 fail("give --output TABLE: the script writes the predictions into a table")

@@ -55,6 +55,8 @@ EmToleranceOpt = Annotated[float | None, typer.Option(help=settings.EM_TOLERANCE
 MethodOpt = Annotated[str, typer.Option(help=settings.METHOD.help)]
 AlphasOpt = Annotated[str, typer.Option(help=settings.ALPHAS.help)]
 FoldsOpt = Annotated[int, typer.Option(help=settings.FOLDS.help)]
+HierarchyOpt = Annotated[str | None, typer.Option(metavar="SEP", help=settings.HIERARCHY.help)]
+ConfidenceOpt = Annotated[float | None, typer.Option(help=settings.CONFIDENCE.help)]
 ReplaceOpt = Annotated[bool, typer.Option(help="Replace OUTPUT if it exists.")]
 UncalibratedOpt = Annotated[
     bool, typer.Option(help="The model's own probabilities, not its calibrated ones.")

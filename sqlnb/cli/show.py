@@ -45,6 +45,8 @@ def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) 
         f"log-loss {result['log_loss']:.4f}, Brier {result['brier']:.4f}, "
         f"ECE {result['ece']:.4f}"
     )
+    for d in result.get("depth_accuracy", ()):  # labels that form a tree
+        echo(f"  accuracy at depth {d['depth']}: {d['accuracy']:.4f} ({d['n_docs']} documents)")
     per_class = table("label", "precision", "recall", "F1", "support")
     for label, r in result["per_class"].items():
         per_class.add_row(

@@ -1,0 +1,106 @@
+"""Label modes: steps after the posterior, written once for every path that reads it.
+
+Hierarchical labels (``train --hierarchy SEP``): the model is the flat model over the leaf
+labels (paths such as ``system/net/mail``); the separator and a default confidence are stored
+with it (in its params, so versions and model files keep them). predict walks the tree from
+the root (``sql/labels/nodes.sql``, ``sql/labels/walk.sql``); evaluate adds the accuracy at
+each depth (``sql/labels/depths.sql``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlglot import exp
+
+from sqlnb import catalog, settings, templates
+from sqlnb.catalog import Entry
+from sqlnb.engine import Database
+from sqlnb.errors import SqlnbError
+from sqlnb.inputs import type_family
+
+# The CTEs of the walk: the tree's paths, its (node, ancestor) pairs, the nodes' probabilities.
+PATHS, ANCESTORS, NODES = "sqlnb_paths", "sqlnb_ancestors", "sqlnb_nodes"
+
+
+def stored(hierarchy: str | None, confidence: float | None, label_type: str) -> dict[str, Any]:
+    """The params a hierarchical model stores: its separator and default confidence (checked;
+    none without ``hierarchy``)."""
+    if hierarchy is None:
+        if confidence is not None:
+            raise SqlnbError("--confidence goes with --hierarchy (labels that form a tree)")
+        return {}
+    if not isinstance(hierarchy, str) or hierarchy == "":
+        raise SqlnbError(f"--hierarchy must be a non-empty separator, not {hierarchy!r}")
+    if type_family(label_type) != "text":
+        raise SqlnbError(f"--hierarchy needs text labels (paths), not {label_type} labels")
+    return {"hierarchy": hierarchy, "confidence": checked(confidence)}
+
+
+def checked(confidence: float | None) -> float:
+    """A confidence between 0 and 1 (the default where None)."""
+    value = settings.CONFIDENCE.given(confidence)
+    if value > 1:
+        raise settings.CONFIDENCE.refuse(value, settings.CONFIDENCE.message)
+    return float(value)
+
+
+def confidence_for(entry: Entry, confidence: float | None) -> float | None:
+    """The confidence of a walk of ``entry``: ``confidence``, else the stored one; None for a
+    flat model (refused if a confidence is given)."""
+    if not entry.params.get("hierarchy"):
+        if confidence is not None:
+            raise SqlnbError(
+                f"model {entry.name!r} has flat labels: --confidence is for a model trained "
+                "with --hierarchy"
+            )
+        return None
+    return checked(confidence if confidence is not None else entry.params.get("confidence"))
+
+
+def paths(db: Database, entry: Entry) -> exp.Query:
+    """(class_id, leaf, node, parent, depth): every node on the path of each class of a
+    hierarchical model, as a relation of literals (the labels are values, quoted by sqlglot)."""
+    separator = str(entry.params["hierarchy"])
+    rows: list[exp.Tuple] = []
+    for c in catalog.classes(db, entry.name):
+        label = str(c["label"])
+        parts = label.split(separator)
+        for depth in range(1, len(parts) + 1):
+            node, parent = separator.join(parts[:depth]), separator.join(parts[: depth - 1])
+            row = (int(c["class_id"]), label, node, parent, depth)
+            rows.append(exp.tuple_(*(exp.convert(v) for v in row)))
+    columns = ("class_id", "leaf", "node", "parent", "depth")
+    return exp.select(*columns).from_(exp.values(rows, alias="v", columns=list(columns)))
+
+
+def walk_ctes(db: Database, entry: Entry, posterior: str) -> list[tuple[str, exp.Query]]:
+    """The CTEs of the walk over the posterior relation ``posterior``: paths, ancestors,
+    nodes."""
+    table, paths_ = exp.to_table, exp.to_table(PATHS)
+    return [
+        (PATHS, paths(db, entry)),
+        (ANCESTORS, templates.select("labels/ancestors.sql", paths=table(PATHS))),
+        (NODES, templates.select("labels/nodes.sql", posterior=table(posterior), paths=paths_)),
+    ]
+
+
+def walk(confidence: float) -> exp.Select:
+    """(doc_id, label, proba, depth): the walk over :func:`walk_ctes` at ``confidence``."""
+    return templates.select(
+        "labels/walk.sql",
+        nodes=exp.to_table(NODES),
+        ancestors=exp.to_table(ANCESTORS),
+        confidence=templates.number(confidence),
+    )
+
+
+def depths(truth: str, walked: str) -> exp.Select:
+    """(depth, n_docs, accuracy) of the walk ``walked`` against the labels ``truth``."""
+    return templates.select(
+        "labels/depths.sql",
+        truth=exp.to_table(truth),
+        walked=exp.to_table(walked),
+        paths=exp.to_table(PATHS),
+        ancestors=exp.to_table(ANCESTORS),
+    )
