@@ -125,9 +125,9 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_model_is_the_flat_model(trained: Path) -> None:
     flat, tree = posteriors(trained, "flat"), posteriors(trained, "tree")
     assert flat.keys() == tree.keys() and len(flat) == 200
-    for doc_id, leaves in flat.items():  # the same query over the same counts
+    for doc_id, leaves in flat.items():  # the same query, summed in the engine's order
         assert leaves.keys() == tree[doc_id].keys() == TREE.keys()
-        assert all(abs(p - tree[doc_id][k]) <= 1e-15 for k, p in leaves.items())
+        assert all(abs(p - tree[doc_id][k]) <= 1e-12 for k, p in leaves.items())
 
 
 @pytest.mark.parametrize("confidence", [None, "0.4", "0.9"])
