@@ -11,6 +11,11 @@ Nothing of one call reaches the next: the environment, the working folder, the S
 (a command that commits ignores Ctrl-C) and the warning filters are put back; connections are
 closed by the command itself and anything left is collected before returning. ``sqlnb.cli``
 keeps no connection or model between calls (its module-level caches hold parsed SQL only).
+
+Two costs a process pays once are paid once here too (issue 36; each was about 0.12 s of
+every call): Typer builds the Click command from the application once, as a process does,
+not at every call; and the collection after a call looks only at what the call created (the
+objects alive before it are frozen, ``gc.freeze``, during the call and its collection).
 """
 
 from __future__ import annotations
@@ -76,6 +81,23 @@ def _environment(env: Mapping[str, str] | None) -> Iterator[None]:
         os.environ.update(saved)
 
 
+_COMMAND: list[Any] = []  # the Click command Typer built from sqlnb's application
+
+
+class _Built:
+    """``sqlnb.cli.registry.app`` during a call: the application's Click command, built once
+    (Typer's ``app(...)`` builds it again at every call, as a process does once)."""
+
+    def __init__(self, application: Any) -> None:
+        if not _COMMAND:
+            import typer.main
+
+            _COMMAND.append(typer.main.get_command(application))
+
+    def __call__(self, **options: Any) -> Any:
+        return _COMMAND[0](**options)
+
+
 def run(
     *args: object,
     env: Mapping[str, str] | None = ENV,
@@ -86,6 +108,8 @@ def run(
     """``sqlnb ARGS`` in this process: exit code, stdout, stderr. ``env`` replaces the
     environment during the call (None keeps this process's); ``ok`` asserts exit code 0."""
     import sqlnb.cli
+    import sqlnb.cli.registry
+    from sqlnb.cli import commands, show  # noqa: F401  (they register the commands)
 
     out, err = io.StringIO(), io.StringIO()
     handler = signal.getsignal(signal.SIGINT)
@@ -96,7 +120,10 @@ def run(
         raise _Exited(code)
 
     sqlnb.cli._exit = exit_here  # type: ignore[assignment]  # os._exit would end pytest
+    application = sqlnb.cli.registry.app
+    sqlnb.cli.registry.app = _Built(application)  # type: ignore[assignment]
     code = 0
+    gc.freeze()  # what is alive now is not the call's: the collection below skips it
     try:
         with (
             _environment(env),
@@ -123,8 +150,10 @@ def run(
                 os.chdir(here)
     finally:
         sqlnb.cli._exit = real_exit  # type: ignore[assignment]
+        sqlnb.cli.registry.app = application
         signal.signal(signal.SIGINT, handler)
         gc.collect()  # whatever the command left open is closed before the test reads files
+        gc.unfreeze()
     result = Result(code, out.getvalue(), err.getvalue())
     return result.ok() if ok else result
 
