@@ -109,6 +109,18 @@ def random_corpus(
     return Corpus(train_tokens, train_labels, test_tokens, test_labels)
 
 
+def copy_database(source: Path, target: Path) -> Path:
+    """A copy of the DuckDB file ``source`` (and its write-ahead log, if any) at ``target``: a
+    database trained once per module, given to each test that writes to it."""
+    import shutil
+
+    shutil.copy(source, target)
+    wal = source.with_name(source.name + ".wal")
+    if wal.exists():
+        shutil.copy(wal, target.with_name(target.name + ".wal"))
+    return target
+
+
 @pytest.fixture
 def con() -> duckdb.DuckDBPyConnection:
     connection = duckdb.connect()

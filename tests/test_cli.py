@@ -9,7 +9,7 @@ from pathlib import Path
 import cli
 import duckdb
 import pytest
-from conftest import random_corpus
+from conftest import copy_database, random_corpus
 from sklearn.metrics import accuracy_score, f1_score, log_loss
 from sklearn.naive_bayes import MultinomialNB
 
@@ -58,15 +58,22 @@ def snapshot(path: Path) -> dict[str, list]:
         }
 
 
-@pytest.fixture
-def trained(db_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def trained_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("trained") / "test.duckdb"
     corpus = random_corpus(5, n_classes=3, vocab=300)
-    with duckdb.connect(str(db_path)) as con:
+    with duckdb.connect(str(path)) as con:
         corpus.load(con)
         con.execute("CREATE TABLE tokens AS SELECT * FROM train_tokens")
         con.execute("CREATE TABLE labels AS SELECT * FROM train_labels")
-    cli.run("train", db_path, "--model", "m", env=None, ok=True)
-    return db_path
+    cli.run("train", path, "--model", "m", env=None, ok=True)
+    return path
+
+
+@pytest.fixture
+def trained(trained_once: Path, db_path: Path) -> Path:
+    """The module's trained database, a copy of its own for each test (tests write to it)."""
+    return copy_database(trained_once, db_path)
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -11,17 +11,23 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import random_corpus
+from conftest import copy_database, random_corpus
 from test_cli import run, snapshot
 
 import sqlnb
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    """A DuckDB file with a trained model 'spam', its test set and a wide table."""
+def db(db_once: Path, tmp_path: Path) -> str:
+    """A DuckDB file with a trained model 'spam', its test set and a wide table: the module's,
+    a copy of its own for each test (tests write to it)."""
+    return str(copy_database(db_once, tmp_path / "db.duckdb"))
+
+
+@pytest.fixture(scope="module")
+def db_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     corpus = random_corpus(11, n_classes=3, vocab=200)
-    path = tmp_path / "db.duckdb"
+    path = tmp_path_factory.mktemp("trained") / "db.duckdb"
     with duckdb.connect(str(path)) as con:
         corpus.load(con)
         con.execute("CREATE TABLE tokens AS SELECT * FROM train_tokens")
@@ -44,7 +50,7 @@ def db(tmp_path: Path) -> str:
         "train", str(path), "--model", "cats", "--table", "shop", "--categorical", "f0,f1,f2,f3,f4"
     )
     assert code == 0, err
-    return str(path)
+    return path
 
 
 def one_line_error(code: int, stderr: str, expected_code: int = 1) -> str:
