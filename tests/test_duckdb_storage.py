@@ -11,9 +11,9 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import cli
 import duckdb
 import pytest
 from engines import unavailable
@@ -46,10 +46,9 @@ def storage(path: Path) -> str:
 
 
 def sqlnb(cwd: Path, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "sqlnb", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=300)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    """``python -m sqlnb ARGS`` as its own process (tests/cli.py), in this environment: the file
+    is created by that command's own DuckDB, as a user's would be."""
+    return cli.process(*args, env=None, cwd=cwd, timeout=300, ok=True).stdout
 
 
 @pytest.fixture()
