@@ -2,6 +2,8 @@
 (issue 24). Whole processes, side by side, interleaved; medians.
 
     python benchmarks/spark.py [--sizes 2M,10M] [--repeat 3] [--master local[2]] [--markdown F]
+    python benchmarks/spark.py --master sc://localhost:15202 --ui 18280 --sizes 2M  # warm server
+    python benchmarks/spark.py --data /work/bench/data/10M_k20 ...  # a corpus of generate.py
     python benchmarks/spark.py mllib TRAIN TEST OUT   # one MLlib run (a process of its own)
 
 The corpus: 20 classes, 20,000 words, 50 to 150 words a document (100 on average), each class
@@ -17,8 +19,12 @@ vocabulary; 80% of the documents to train, 20% to score; ``docs(doc_id, text, la
 - **sqlnb**: two processes, as a user runs them: ``sqlnb train MASTER --docs train.parquet``
   and ``sqlnb predict MASTER --docs test.parquet --output out.parquet``, in a working
   directory whose catalog (``metastore_db``) an untimed first training created.
-- Accuracy of both on the test file (untimed), and what each of sqlnb's statements took
-  (``SQLNB_PROFILE``) in the last run.
+- **Through a warm Spark Connect server** (``--master sc://HOST:PORT``, started beforehand
+  with ``--conf spark.sql.catalogImplementation=hive``): both sides are clients of the same
+  server; with ``--ui PORT`` (the server's web UI) each run also reports the Spark jobs,
+  completed stages and SQL executions it caused, read from Spark's REST API before and after.
+- Every sqlnb run counts its statements (``SQLNB_PROFILE``); the last one's slowest are
+  listed. Accuracy of both on the test file (untimed).
 """
 
 from __future__ import annotations
@@ -101,10 +107,14 @@ def mllib(train: str, test: str, out: str) -> None:
     from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
 
-    builder = SparkSession.builder.master(os.environ.get("MASTER", "local[2]")).appName("mllib")
-    for key, value in json.loads(os.environ.get("SPARK_SETTINGS", "{}")).items():
-        builder = builder.config(key, value)
-    spark = builder.getOrCreate()
+    master = os.environ.get("MLLIB_MASTER", "local[2]")
+    if master.startswith("sc://"):
+        spark = SparkSession.builder.remote(master).getOrCreate()
+    else:
+        builder = SparkSession.builder.master(master).appName("mllib")
+        for key, value in json.loads(os.environ.get("SPARK_SETTINGS", "{}")).items():
+            builder = builder.config(key, value)
+        spark = builder.getOrCreate()
     pipeline = Pipeline(
         stages=[
             RegexTokenizer(inputCol="text", outputCol="tokens", pattern=PATTERN, gaps=False),
@@ -121,15 +131,56 @@ def mllib(train: str, test: str, out: str) -> None:
         F.array_max(vector_to_array("probability")).alias("proba"),
     )
     scored.write.mode("overwrite").parquet(out)
-    spark.stop()
+    if not master.startswith("sc://"):  # (stopping a Connect session would end the server's)
+        spark.stop()
 
 
-def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+class Spark:
+    """A Spark application's REST API (its web UI at ``port``): what a run caused."""
+
+    def __init__(self, port: int | None) -> None:
+        self.port = port
+
+    def _get(self, path: str) -> list[dict[str, object]]:
+        import urllib.request
+
+        base = f"http://localhost:{self.port}/api/v1/applications"
+        with urllib.request.urlopen(base) as answer:
+            app = json.load(answer)[0]["id"]
+        with urllib.request.urlopen(f"{base}/{app}/{path}") as answer:
+            found: list[dict[str, object]] = json.load(answer)
+            return found
+
+    def counts(self) -> tuple[int, int, int]:
+        """Jobs, completed stages and SQL executions so far."""
+        if self.port is None:
+            return (0, 0, 0)
+        jobs = self._get("jobs")
+        stages = self._get("stages?status=complete")
+        sql = self._get("sql?details=false&length=1000000")
+        return len(jobs), len(stages), len(sql)
+
+
+def timed(
+    command: list[str],
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    spark: Spark | None = None,
+    work: dict[str, list[tuple[int, int, int]]] | None = None,
+    name: str = "",
+) -> float:
+    """The seconds of one process; with ``spark``, the jobs, stages and SQL executions it
+    caused appended to ``work[name]``."""
+    before = spark.counts() if spark else None
     started = time.monotonic()
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr[-3000:]}")
-    return time.monotonic() - started
+    seconds = time.monotonic() - started
+    if spark and before is not None and work is not None:
+        after = spark.counts()
+        work.setdefault(name, []).append(tuple(a - b for a, b in zip(after, before)))  # type: ignore[arg-type]
+    return seconds
 
 
 def accuracy(out: Path, test: Path) -> float:
@@ -157,8 +208,33 @@ def median(values: list[float]) -> str:
     return f"{statistics.median(values):.1f} s [{min(values):.1f}–{max(values):.1f}]"
 
 
-def run(sizes: list[str], repeat: int, master: str) -> list[str]:
+def corpus(size: str, data: str | None) -> tuple[Path, Path, Path]:
+    """The training and test files (and a working folder) of a size: generated here, or
+    ``data``'s (a folder of benchmarks/generate.py: train_docs.parquet, test_docs.parquet)."""
+    if data is not None:
+        folder = Path(data)
+        work = Path(os.environ.get("TMPDIR", "/tmp")) / f"sqlnb-spark-{folder.name}"
+        work.mkdir(exist_ok=True)
+        return folder / "train_docs.parquet", folder / "test_docs.parquet", work
+    tokens = int(float(size.rstrip("M")) * 1_000_000)
+    folder = generate(tokens, HERE / "data" / f"spark_{size}")
+    work = folder / "sqlnb-work"
+    work.mkdir(exist_ok=True)
+    return folder / "train.parquet", folder / "test.parquet", work
+
+
+def statements(profile: Path) -> list[dict[str, object]]:
+    """The statements of a profiled run (and the file removed)."""
+    records = [json.loads(x) for x in profile.read_text().splitlines()]
+    profile.unlink()
+    return [r for r in records if r["sql"] != "(close)"]
+
+
+def run(
+    sizes: list[str], repeat: int, master: str, ui: int | None = None, data: str | None = None
+) -> list[str]:
     python, lines = sys.executable, []
+    spark = Spark(ui) if ui else None
     lines.append(
         f"master {master}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at start"
     )
@@ -169,12 +245,10 @@ def run(sizes: list[str], repeat: int, master: str) -> list[str]:
         "| accuracy MLlib / sqlnb |"
     )
     lines.append("|---|---|---|---|---|---|---|---|---|")
+    work_lines: list[str] = []
+    rows: list[str] = []
     for size in sizes:
-        tokens = int(float(size.rstrip("M")) * 1_000_000)
-        data = generate(tokens, HERE / "data" / f"spark_{size}")
-        train, test = data / "train.parquet", data / "test.parquet"
-        work = data / "sqlnb-work"
-        work.mkdir(exist_ok=True)
+        train, test, work = corpus(size, data)
         train_args = [python, "-m", "sqlnb", "train", master, "--docs", str(train), "--model", "m"]
         out = work / "out.parquet"
         predict_args = [
@@ -193,38 +267,65 @@ def run(sizes: list[str], repeat: int, master: str) -> list[str]:
         ]
         timed(train_args, work)  # untimed: the catalog, the class-data archive
         times: dict[str, list[float]] = {k: [] for k in ("ml", "ml2", "train", "predict")}
-        for i in range(repeat):
+        jobs: dict[str, list[tuple[int, int, int]]] = {}
+        counted: dict[str, list[int]] = {"train": [], "predict": []}
+        last_run: dict[str, list[dict[str, object]]] = {}
+        connect = master.startswith("sc://")
+        for _ in range(repeat):
             ml_out = work / "mllib.parquet"
             mllib_args = [python, __file__, "mllib", str(train), str(test), str(ml_out)]
-            env = {**os.environ, "MASTER": master}
-            times["ml"].append(timed(mllib_args, work, env))
-            same = {**env, "SPARK_SETTINGS": json.dumps(sqlnb_settings())}
-            times["ml2"].append(timed(mllib_args, work, same))
-            last = i == repeat - 1
-            profile = {**os.environ, "SQLNB_PROFILE": str(work / "train.prof")} if last else None
-            times["train"].append(timed(train_args, work, profile))
-            if last:
-                profile = {**os.environ, "SQLNB_PROFILE": str(work / "predict.prof")}
-            times["predict"].append(timed(predict_args, work, profile))
+            env = {**os.environ, "MLLIB_MASTER": master}
+            times["ml"].append(timed(mllib_args, work, env, spark, jobs, "ml"))
+            if not connect:  # (a Connect server's settings are the server's)
+                same = {**env, "SPARK_SETTINGS": json.dumps(sqlnb_settings())}
+                times["ml2"].append(timed(mllib_args, work, same))
+            for name, args in (("train", train_args), ("predict", predict_args)):
+                profile = {**os.environ, "SQLNB_PROFILE": str(work / f"{name}.prof")}
+                times[name].append(timed(args, work, profile, spark, jobs, name))
+                last_run[name] = statements(work / f"{name}.prof")
+                counted[name].append(len(last_run[name]))
+        if not times["ml2"]:
+            times["ml2"] = times["ml"]
         both = [t + p for t, p in zip(times["train"], times["predict"])]
         ratio = statistics.median(both) / statistics.median(times["ml"])
         ratio_same = statistics.median(both) / statistics.median(times["ml2"])
-        lines.append(
+        rows.append(
             f"| {size} | {median(times['ml'])} | {median(times['ml2'])} | "
             f"{median(times['train'])} | {median(times['predict'])} | {median(both)} | "
             f"{ratio:.2f}× | {ratio_same:.2f}× | {accuracy(ml_out, test):.4f} / "
             f"{accuracy(out, test):.4f} |"
         )
-        print(lines[-1], flush=True)
+        print(rows[-1], flush=True)
+        for name, what in (("ml", "MLlib"), ("train", "sqlnb train"), ("predict", "sqlnb predict")):
+            n = counted.get(name)
+            done = jobs.get(name)
+            work_lines.append(
+                f"| {size} | {what} | {statistics.median(times[name]):.1f} | "
+                + (f"{statistics.median(n):.0f}" if n else "–")
+                + " | "
+                + (
+                    " | ".join(f"{statistics.median(x[j] for x in done):.0f}" for j in range(3))
+                    if done
+                    else "– | – | –"
+                )
+                + " |"
+            )
         for name in ("train", "predict"):
             lines += ["", f"Statements of the last `sqlnb {name}` at {size}, slowest first:", ""]
-            records = [json.loads(x) for x in (work / f"{name}.prof").read_text().splitlines()]
-            (work / f"{name}.prof").unlink()
-            total = sum(r["seconds"] for r in records)
+            records = last_run[name]
+            total = sum(float(r["seconds"]) for r in records)  # type: ignore[arg-type]
             lines.append(f"{len(records)} statements, {total:.1f} s in all")
-            for r in sorted(records, key=lambda r: -r["seconds"])[:6]:
-                lines.append(f"- {r['seconds']:.2f} s `{' '.join(r['sql'].split())[:100]}`")
-    return lines
+            for r in sorted(records, key=lambda r: -float(r["seconds"]))[:6]:  # type: ignore[arg-type]
+                lines.append(f"- {r['seconds']:.2f} s `{' '.join(str(r['sql']).split())[:100]}`")
+    return [
+        *lines[:4],
+        *rows,
+        "",
+        "| token rows | run | seconds | statements | Spark jobs | stages | SQL executions |",
+        "|---|---|---|---|---|---|---|",
+        *work_lines,
+        *lines[4:],
+    ]
 
 
 def main() -> None:
@@ -235,9 +336,11 @@ def main() -> None:
     parser.add_argument("--sizes", default="2M,10M")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--ui", type=int, help="the Connect server's web UI port: count its jobs")
+    parser.add_argument("--data", help="a corpus folder of benchmarks/generate.py")
     parser.add_argument("--markdown")
     args = parser.parse_args()
-    lines = run(args.sizes.split(","), args.repeat, args.master)
+    lines = run(args.sizes.split(","), args.repeat, args.master, args.ui, args.data)
     text = "\n".join(lines) + "\n"
     print(text)
     if args.markdown:

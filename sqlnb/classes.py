@@ -87,14 +87,24 @@ def class_weighted(
     return templates.select("train/class_weight.sql", labels=labels, factor=factor)
 
 
-def check_weighed(db: Any, weighted: exp.Query, name: str, weights: Any, what: str) -> None:
+def check_weighed(
+    db: Any,
+    weighted: exp.Query,
+    name: str,
+    weights: Any,
+    what: str,
+    counted: tuple[int, int] | None = None,
+) -> None:
     """Refuse weights that leave no document: every one of the labeled documents
     ``weighted`` (:func:`class_weighted`'s) of labels ``name`` weighs 0, its sample weight
     times its class's weight (``weights``, as given); ``what`` is the training in words ("train
     on", "append"). A class that weighs 0 while others weigh more is a class of 0 documents
-    (README); a model of 0 documents has no prior to learn (0/0)."""
-    row = db.fetch_dicts(templates.render("check/weighed.sql", labels=weighted))[0]
-    if not row["n_docs"] or row["weighed"]:
+    (README); a model of 0 documents has no prior to learn (0/0). ``counted``: the documents
+    and those that weigh more than 0, where they are known already (not counted again)."""
+    if counted is None:
+        found = db.fetch_dicts(templates.render("check/weighed.sql", labels=weighted))[0]
+        counted = (found["n_docs"], found["weighed"])
+    if not counted[0] or counted[1]:
         return
     weighs = "has sample weight 0"
     if isinstance(weights, dict):

@@ -136,6 +136,20 @@ class Tokens:
             raise SqlnbError(f"tokens table {name!r} has {row['negative']} negative counts")
 
 
+# What sql/check/survey.sql counts, summed over the labels.
+SURVEYED = ("n_rows", "null_doc", "null_label", "bad_weight", "conflicts", "n_docs")
+
+
+@dataclass(frozen=True)
+class Survey:
+    """Checked labels: the distinct labels as text, in class order; each one's documents,
+    and those of its documents that weigh more than 0 (their sample weight)."""
+
+    labels: list[str]
+    sizes: dict[str, int]
+    weighed: dict[str, int]
+
+
 @dataclass(frozen=True)
 class Labels:
     """A labels table: one row per document with its label (text, integer, boolean, ...).
@@ -179,39 +193,46 @@ class Labels:
     def check(self, db: Database, query: exp.Select, purpose: str = "train on") -> list[str]:
         """Refuse an empty labels table, NULL ids or labels, bad sample weights and documents
         with two labels; returns the distinct labels as text, in class order."""
+        return self.survey(db, query, purpose).labels
+
+    def survey(self, db: Database, query: exp.Select, purpose: str = "train on") -> Survey:
+        """:meth:`check`, with the documents of each label and those that weigh more than 0:
+        all from one pass over the labels (``sql/check/survey.sql``)."""
         every_row = query.copy()
         every_row.set("distinct", None)  # NULLs are counted per row, not per distinct pair
-        row = db.fetch_dicts(templates.render("check/labels.sql", labels=every_row))[0]
+        rows = db.fetch_dicts(templates.render("check/survey.sql", labels=every_row))
+        total = {k: sum(int(r[k] or 0) for r in rows) for k in SURVEYED}
         name = f"{self.what} {self.name!r}"
-        if not row["n_rows"]:
+        if not total["n_rows"]:
             raise SqlnbError(f"{name} is empty: nothing to {purpose}")
-        if row["null_doc"]:
+        if total["null_doc"]:
             raise SqlnbError(
-                f"{name} has {row['null_doc']} rows with a NULL document id in column {self.doc!r}"
+                f"{name} has {total['null_doc']} rows with a NULL document id in column "
+                f"{self.doc!r}"
             )
-        if row["null_label"]:
+        if total["null_label"]:
             raise SqlnbError(
-                f"{name} has {row['null_label']} rows with a NULL label in column {self.label!r}"
+                f"{name} has {total['null_label']} rows with a NULL label in column {self.label!r}"
             )
-        if row["bad_weight"]:
+        if total["bad_weight"]:
             raise SqlnbError(
-                f"{name} has {row['bad_weight']} sample weights that are "
+                f"{name} has {total['bad_weight']} sample weights that are "
                 "NULL, NaN, infinite or negative"
             )
-        if row["conflicts"]:
+        if total["conflicts"]:
             doc = db.fetch(templates.render("check/conflict.sql", labels=query))[0][0]
             raise SqlnbError(f"{name} gives document {doc} two different labels")
-        if self.one_row_each:
-            ids = templates.render(
-                "check/table.sql", id=_user(self.doc), source=source_node(self.name)
+        if self.one_row_each and total["n_docs"] != total["n_rows"]:
+            doc = db.fetch(templates.render("check/conflict.sql", labels=every_row))[0][0]
+            raise SqlnbError(
+                f"{name} has two rows for document {doc}: each row is a document, so "
+                f"its ids (column {self.doc!r}) must be unique"
             )
-            if db.fetch_dicts(ids)[0]["n_ids"] != row["n_rows"]:
-                doc = db.fetch(templates.render("check/conflict.sql", labels=every_row))[0][0]
-                raise SqlnbError(
-                    f"{name} has two rows for document {doc}: each row is a document, so "
-                    f"its ids (column {self.doc!r}) must be unique"
-                )
-        return self.values(db, query)
+        return Survey(
+            [str(r["label_text"]) for r in rows],
+            {str(r["label_text"]): int(r["n_docs"]) for r in rows},
+            {str(r["label_text"]): int(r["weighed"] or 0) for r in rows},
+        )
 
     def values(self, db: Database, query: exp.Select) -> list[str]:
         """The distinct labels of ``query`` (these labels' query) as text, in class order."""

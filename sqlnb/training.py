@@ -28,7 +28,17 @@ from sqlnb.classes import (
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
-from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
+from sqlnb.inputs import (
+    Docs,
+    Labels,
+    Source,
+    Survey,
+    Table,
+    Tokens,
+    as_source,
+    labels_for,
+    type_family,
+)
 from sqlnb.kinds import KINDS, Kind, kind_for
 from sqlnb.kinds.base import Labeled, ModelTable
 from sqlnb.kinds.params import declared, resolved
@@ -84,8 +94,7 @@ def finish(written: Training, *, functions: bool = True) -> Entry:
     functions keep current). Returns the model as the catalog now records it."""
     db, model, the_kind = written.db, written.model, written.kind
     the_kind.checks.trained(db, model, written.params)
-    entry = catalog.entry(db, model)
-    problem = catalog.counted_flaws(db, model, the_kind)
+    entry, problem = catalog.written(db, model, the_kind)
     if problem is not None:
         raise SqlnbError(f"{written.reads or 'the data'}: the model's counts overflow ({problem})")
     if written.no_words and not entry.info.get("n_features"):
@@ -117,6 +126,17 @@ class _Batch:
     labels_query: exp.Select
     label_values: list[str]
     label_type: str
+    # the labels' one-pass check (None where they were taken as checked)
+    survey: Survey | None = None
+
+    def weighed(self, weights: str | dict[str, float] | None) -> tuple[int, int] | None:
+        """The labeled documents and those that weigh more than 0 under class ``weights``
+        (see :func:`class_weighted`), from the survey, if there is one."""
+        if self.survey is None:
+            return None
+        factor = weights if isinstance(weights, dict) else {}  # 'balanced': each > 0
+        kept = sum(n for k, n in self.survey.weighed.items() if factor.get(k, 1.0) > 0)
+        return sum(self.survey.sizes.values()), kept
 
 
 def _read(
@@ -142,8 +162,9 @@ def _read(
         inputs = {k: pruning.apply(q, labels_query) for k, q in inputs.items()}
     if check and isinstance(source, Tokens):
         source.check(db, next(iter(inputs.values())))
-    values = the_labels.check(db, labels_query) if check else the_labels.values(db, labels_query)
-    return _Batch(inputs, labels_query, values, the_labels.label_type(db))
+    survey = the_labels.survey(db, labels_query) if check else None
+    values = survey.labels if survey else the_labels.values(db, labels_query)
+    return _Batch(inputs, labels_query, values, the_labels.label_type(db), survey)
 
 
 def parameters(
@@ -171,16 +192,20 @@ def writing(
     labeled: Labeled,
     labels: tuple[str, int],
     *,
-    script: bool = False,
+    dialect: str | None = None,
 ) -> list[exp.Expr]:
     """The statements that write model ``model`` anew from checked ``inputs`` and ``labeled``
-    documents whose labels are of type and number ``labels``."""
-    return [
-        *catalog.replacing(db, model, the_kind, script=script),
+    documents whose labels are of type and number ``labels`` (a script for engine
+    ``dialect`` where given), each table's rows of the model replaced as the engine does it
+    best (:func:`catalog.overwrites`)."""
+    statements = [
+        *catalog.replacing(db, model, the_kind, script=dialect is not None),
         templates.render("train/classes.sql", model=model, labeled=labeled.rows),
         *the_kind.count(model, inputs, labeled, params),
         *parameters(model, the_kind, params, *labels),
     ]
+    engine = dialects.dialect(dialect) if dialect is not None else db.dialect
+    return catalog.overwrites(statements, model, engine)
 
 
 def train(
@@ -239,10 +264,12 @@ def train(
     params.update(labels_mode.stored(*hierarchy, batch.label_type))  # (separator, confidence)
     check_class_prior(params["class_prior"], batch.label_values)
     if params["class_weight"] == "balanced":  # what appending needs to weigh again
-        params["class_sizes"] = class_sizes(db, batch.labels_query)
-    weighted = class_weighted(batch.labels_query, params["class_weight"], batch.label_values)
+        surveyed = batch.survey.sizes if batch.survey else None
+        params["class_sizes"] = surveyed or class_sizes(db, batch.labels_query)
+    weights = params["class_weight"]
+    weighted = class_weighted(batch.labels_query, weights, batch.label_values)
     named = labels_for(source, labels).name
-    check_weighed(db, weighted, named, params["class_weight"], "train on")
+    check_weighed(db, weighted, named, weights, "train on", batch.weighed(weights))
     statements = writing(
         db,
         model,
@@ -251,7 +278,7 @@ def train(
         batch.inputs,
         Labeled.of(weighted),
         (batch.label_type, len(batch.label_values)),
-        script=dialect is not None,
+        dialect=dialect,
     )
     if isinstance(source, Docs):  # a long stop-word list, kept for the queries after this
         statements += (tokenizer or Tokenizer()).storing()
