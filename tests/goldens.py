@@ -28,7 +28,7 @@ _CREATE = re.compile(
     r"^CREATE (?:OR REPLACE )?(?:TEMPORARY |TEMP )?"
     r"(TABLE|VIEW|MACRO|FUNCTION|DICTIONARY|INDEX)(?: IF NOT EXISTS)? ([^\s(]+)"
 )
-_INSERT = re.compile(r"^INSERT INTO ([^\s(]+)")
+_INSERT = re.compile(r"^INSERT (?:INTO|OVERWRITE TABLE) ([^\s(]+)")  # (Spark: OVERWRITE)
 _PARAMETERS = re.compile(r"^\(([^)]*)\)", re.DOTALL)
 _REFERENCE = re.compile(r"^@([a-z0-9_/]+)$")
 

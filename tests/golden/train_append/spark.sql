@@ -73,9 +73,9 @@ ALTER TABLE `sqlnb_doc_freq`
 DROP IF EXISTS   PARTITION(model = 'spam\037merged');
 ALTER TABLE `sqlnb_doc_count`
 DROP IF EXISTS   PARTITION(model = 'spam\037merged');
-@train_bernoulli/insert_prior
+@insert_prior
 @insert_scoring
-@train_bernoulli/insert_base
-@train_bernoulli/insert_models
+@insert_base
+@insert_models
 ALTER TABLE `sqlnb_calibration`
 DROP IF EXISTS   PARTITION(model = 'spam');

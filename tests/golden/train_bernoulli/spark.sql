@@ -11,27 +11,15 @@
 @tables/create_transform
 @tables/create_log_theta
 @tables/create_log_absent
-ALTER TABLE `sqlnb_models`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_base`
-DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_calibration`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_classes`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_doc_count`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_doc_freq`
 DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_prior`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_scoring`
-DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_tokenizers`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_transform`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_word_counts`
 DROP IF EXISTS   PARTITION(model = 'spam');
 @insert_classes
 @insert_word_counts

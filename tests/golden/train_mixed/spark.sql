@@ -8,29 +8,13 @@
 @tables/create_gaussian
 @tables/create_category_counts
 @tables/create_category_log_theta
-ALTER TABLE `sqlnb_models`
-DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_base`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_calibration`
 DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_category_counts`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_category_log_theta`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_classes`
-DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_doc_count`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_doc_freq`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_gaussian`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_gaussian_spread`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_gaussian_stats`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_prior`
 DROP IF EXISTS   PARTITION(model = 'spam');
 ALTER TABLE `sqlnb_scoring`
 DROP IF EXISTS   PARTITION(model = 'spam');

@@ -1,8 +1,7 @@
 WITH sqlnb_blocks AS (
 @blocks
 )
-INSERT INTO `sqlnb_scoring` (
-  model,
+INSERT OVERWRITE TABLE `sqlnb_scoring` PARTITION(model = 'spam') (
   word,
   base,
   w0,
@@ -15,149 +14,162 @@ INSERT INTO `sqlnb_scoring` (
   w7
 )
 SELECT
-  *
+  o.word,
+  o.base,
+  o.w0,
+  o.w1,
+  o.w2,
+  o.w3,
+  o.w4,
+  o.w5,
+  o.w6,
+  o.w7
 FROM (
   SELECT
-    'spam' AS model,
-    p.word AS word,
-    s.base AS base,
-    CASE
-      WHEN NOT s.n0 IS NULL
-      THEN CASE
-        WHEN FALSE
-        THEN (
-          LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c0, 0)) - s.h1
-        ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c0, 0)) - s.h2) OVER (PARTITION BY s.base)
-        ELSE s.h0 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c0, 0))
-      END
-    END AS w0,
-    CASE
-      WHEN NOT s.n1 IS NULL
-      THEN CASE
-        WHEN FALSE
-        THEN (
-          LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c1, 0)) - s.h4
-        ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c1, 0)) - s.h5) OVER (PARTITION BY s.base)
-        ELSE s.h3 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c1, 0))
-      END
-    END AS w1,
-    CASE
-      WHEN NOT s.n2 IS NULL
-      THEN CASE
-        WHEN FALSE
-        THEN (
-          LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c2, 0)) - s.h7
-        ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c2, 0)) - s.h8) OVER (PARTITION BY s.base)
-        ELSE s.h6 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c2, 0))
-      END
-    END AS w2,
-    CASE
-      WHEN NOT s.n3 IS NULL
-      THEN CASE
-        WHEN FALSE
-        THEN (
-          LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c3, 0)) - s.h10
-        ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c3, 0)) - s.h11) OVER (PARTITION BY s.base)
-        ELSE s.h9 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c3, 0))
-      END
-    END AS w3,
-    CASE
-      WHEN NOT s.n4 IS NULL
-      THEN CASE
-        WHEN FALSE
-        THEN (
-          LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c4, 0)) - s.h13
-        ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c4, 0)) - s.h14) OVER (PARTITION BY s.base)
-        ELSE s.h12 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c4, 0))
-      END
-    END AS w4,
-    CASE
-      WHEN NOT s.n5 IS NULL
-      THEN CASE
-        WHEN FALSE
-        THEN (
-          LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c5, 0)) - s.h16
-        ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c5, 0)) - s.h17) OVER (PARTITION BY s.base)
-        ELSE s.h15 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c5, 0))
-      END
-    END AS w5,
-    CASE
-      WHEN NOT s.n6 IS NULL
-      THEN CASE
-        WHEN FALSE
-        THEN (
-          LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c6, 0)) - s.h19
-        ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c6, 0)) - s.h20) OVER (PARTITION BY s.base)
-        ELSE s.h18 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c6, 0))
-      END
-    END AS w6,
-    CASE
-      WHEN NOT s.n7 IS NULL
-      THEN CASE
-        WHEN FALSE
-        THEN (
-          LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c7, 0)) - s.h22
-        ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c7, 0)) - s.h23) OVER (PARTITION BY s.base)
-        ELSE s.h21 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c7, 0))
-      END
-    END AS w7
+    *
   FROM (
     SELECT
-      SUM(w.count) AS total,
-      w.word AS word
+      'spam' AS model,
+      p.word AS word,
+      s.base AS base,
+      CASE
+        WHEN NOT s.n0 IS NULL
+        THEN CASE
+          WHEN FALSE
+          THEN (
+            LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c0, 0)) - s.h1
+          ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c0, 0)) - s.h2) OVER (PARTITION BY s.base)
+          ELSE s.h0 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c0, 0))
+        END
+      END AS w0,
+      CASE
+        WHEN NOT s.n1 IS NULL
+        THEN CASE
+          WHEN FALSE
+          THEN (
+            LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c1, 0)) - s.h4
+          ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c1, 0)) - s.h5) OVER (PARTITION BY s.base)
+          ELSE s.h3 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c1, 0))
+        END
+      END AS w1,
+      CASE
+        WHEN NOT s.n2 IS NULL
+        THEN CASE
+          WHEN FALSE
+          THEN (
+            LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c2, 0)) - s.h7
+          ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c2, 0)) - s.h8) OVER (PARTITION BY s.base)
+          ELSE s.h6 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c2, 0))
+        END
+      END AS w2,
+      CASE
+        WHEN NOT s.n3 IS NULL
+        THEN CASE
+          WHEN FALSE
+          THEN (
+            LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c3, 0)) - s.h10
+          ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c3, 0)) - s.h11) OVER (PARTITION BY s.base)
+          ELSE s.h9 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c3, 0))
+        END
+      END AS w3,
+      CASE
+        WHEN NOT s.n4 IS NULL
+        THEN CASE
+          WHEN FALSE
+          THEN (
+            LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c4, 0)) - s.h13
+          ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c4, 0)) - s.h14) OVER (PARTITION BY s.base)
+          ELSE s.h12 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c4, 0))
+        END
+      END AS w4,
+      CASE
+        WHEN NOT s.n5 IS NULL
+        THEN CASE
+          WHEN FALSE
+          THEN (
+            LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c5, 0)) - s.h16
+          ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c5, 0)) - s.h17) OVER (PARTITION BY s.base)
+          ELSE s.h15 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c5, 0))
+        END
+      END AS w5,
+      CASE
+        WHEN NOT s.n6 IS NULL
+        THEN CASE
+          WHEN FALSE
+          THEN (
+            LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c6, 0)) - s.h19
+          ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c6, 0)) - s.h20) OVER (PARTITION BY s.base)
+          ELSE s.h18 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c6, 0))
+        END
+      END AS w6,
+      CASE
+        WHEN NOT s.n7 IS NULL
+        THEN CASE
+          WHEN FALSE
+          THEN (
+            LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c7, 0)) - s.h22
+          ) / SUM(LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c7, 0)) - s.h23) OVER (PARTITION BY s.base)
+          ELSE s.h21 - LN(p.total + CAST(1.0 AS DOUBLE) - COALESCE(q.c7, 0))
+        END
+      END AS w7
     FROM (
       SELECT
-        class_id,
-        word,
-        count
-      FROM sqlnb_word_counts
-      WHERE
-        model = 'spam'
-    ) AS w
-    GROUP BY
-      w.word
-  ) AS p
-  CROSS JOIN sqlnb_blocks AS s
-  LEFT JOIN (
-    SELECT
-      w.word AS word,
-      w.class_id - w.class_id % 8 AS base,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 0 THEN w.count END) AS c0,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 1 THEN w.count END) AS c1,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 2 THEN w.count END) AS c2,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 3 THEN w.count END) AS c3,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 4 THEN w.count END) AS c4,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 5 THEN w.count END) AS c5,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 6 THEN w.count END) AS c6,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 7 THEN w.count END) AS c7
-    FROM (
+        SUM(w.count) AS total,
+        w.word AS word
+      FROM (
+        SELECT
+          class_id,
+          word,
+          count
+        FROM sqlnb_word_counts
+        WHERE
+          model = 'spam'
+      ) AS w
+      GROUP BY
+        w.word
+    ) AS p
+    CROSS JOIN sqlnb_blocks AS s
+    LEFT JOIN (
       SELECT
-        class_id,
-        word,
-        count
-      FROM sqlnb_word_counts
-      WHERE
-        model = 'spam'
-    ) AS w
-    GROUP BY
-      w.word,
-      w.class_id - w.class_id % 8
-  ) AS q
-    ON q.word = p.word AND q.base = s.base
-) AS r;
+        w.word AS word,
+        w.class_id - w.class_id % 8 AS base,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 0 THEN w.count END) AS c0,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 1 THEN w.count END) AS c1,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 2 THEN w.count END) AS c2,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 3 THEN w.count END) AS c3,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 4 THEN w.count END) AS c4,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 5 THEN w.count END) AS c5,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 6 THEN w.count END) AS c6,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 7 THEN w.count END) AS c7
+      FROM (
+        SELECT
+          class_id,
+          word,
+          count
+        FROM sqlnb_word_counts
+        WHERE
+          model = 'spam'
+      ) AS w
+      GROUP BY
+        w.word,
+        w.class_id - w.class_id % 8
+    ) AS q
+      ON q.word = p.word AND q.base = s.base
+  ) AS r
+) AS o;

@@ -1,67 +1,71 @@
 WITH sqlnb_kept AS (
 @kept
 )
-INSERT INTO sqlnb_doc_freq (
-  model,
+INSERT OVERWRITE TABLE sqlnb_doc_freq PARTITION(model = 'spam') (
   word,
   df
 )
 SELECT
-  'spam' AS model,
-  t.word AS word,
-  CAST(COUNT(*) AS DOUBLE) AS df
+  o.word,
+  o.df
 FROM (
   SELECT
-    x.doc_id AS doc_id,
-    x.word AS word
+    'spam' AS model,
+    t.word AS word,
+    CAST(COUNT(*) AS DOUBLE) AS df
   FROM (
     SELECT
-      g.doc_id AS doc_id,
-      g.word AS word,
-      CAST(1 AS DOUBLE) AS count
+      x.doc_id AS doc_id,
+      x.word AS word
     FROM (
       SELECT
         g.doc_id AS doc_id,
-        g.gram AS word
+        g.word AS word,
+        CAST(1 AS DOUBLE) AS count
       FROM (
         SELECT
-          k.doc_id AS doc_id,
-          k.token AS gram
-        FROM sqlnb_kept AS k
+          g.doc_id AS doc_id,
+          g.gram AS word
+        FROM (
+          SELECT
+            k.doc_id AS doc_id,
+            k.token AS gram
+          FROM sqlnb_kept AS k
+        ) AS g
+        WHERE
+          NOT g.gram IS NULL
+        UNION ALL
+        SELECT
+          g.doc_id AS doc_id,
+          g.gram AS word
+        FROM (
+          SELECT
+            k.doc_id AS doc_id,
+            k.token || ' ' || LEAD(k.token, 1) OVER (PARTITION BY k.doc_id ORDER BY k.pos NULLS LAST) AS gram
+          FROM sqlnb_kept AS k
+        ) AS g
+        WHERE
+          NOT g.gram IS NULL
       ) AS g
-      WHERE
-        NOT g.gram IS NULL
-      UNION ALL
+    ) AS x
+    GROUP BY
+      x.doc_id,
+      x.word
+    HAVING
+      SUM(x.count) > 0
+  ) AS t
+  WHERE
+    t.doc_id IN (
       SELECT
-        g.doc_id AS doc_id,
-        g.gram AS word
+        l.doc_id
       FROM (
-        SELECT
-          k.doc_id AS doc_id,
-          k.token || ' ' || LEAD(k.token, 1) OVER (PARTITION BY k.doc_id ORDER BY k.pos NULLS LAST) AS gram
-        FROM sqlnb_kept AS k
-      ) AS g
-      WHERE
-        NOT g.gram IS NULL
-    ) AS g
-  ) AS x
+        SELECT DISTINCT
+          `id` AS doc_id,
+          `label` AS label,
+          CAST(1 AS DOUBLE) AS weight
+        FROM `emails` AS s
+      ) AS l
+    )
   GROUP BY
-    x.doc_id,
-    x.word
-  HAVING
-    SUM(x.count) > 0
-) AS t
-WHERE
-  t.doc_id IN (
-    SELECT
-      l.doc_id
-    FROM (
-      SELECT DISTINCT
-        `id` AS doc_id,
-        `label` AS label,
-        CAST(1 AS DOUBLE) AS weight
-      FROM `emails` AS s
-    ) AS l
-  )
-GROUP BY
-  t.word;
+    t.word
+) AS o;

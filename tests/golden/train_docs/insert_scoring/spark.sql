@@ -1,8 +1,7 @@
 WITH sqlnb_blocks AS (
 @blocks
 )
-INSERT INTO `sqlnb_scoring` (
-  model,
+INSERT OVERWRITE TABLE `sqlnb_scoring` PARTITION(model = 'spam') (
   word,
   base,
   w0,
@@ -15,137 +14,150 @@ INSERT INTO `sqlnb_scoring` (
   w7
 )
 SELECT
-  *
+  o.word,
+  o.base,
+  o.w0,
+  o.w1,
+  o.w2,
+  o.w3,
+  o.w4,
+  o.w5,
+  o.w6,
+  o.w7
 FROM (
   SELECT
-    'spam' AS model,
-    p.word AS word,
-    s.base AS base,
-    CASE
-      WHEN NOT s.n0 IS NULL
-      THEN CASE
-        WHEN COALESCE(q.c0, 0) + CAST(1.0 AS DOUBLE) > 0
-        AND COALESCE(s.t0, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
-        THEN LN(COALESCE(q.c0, 0) + CAST(1.0 AS DOUBLE)) - s.h0
-      END
-    END AS w0,
-    CASE
-      WHEN NOT s.n1 IS NULL
-      THEN CASE
-        WHEN COALESCE(q.c1, 0) + CAST(1.0 AS DOUBLE) > 0
-        AND COALESCE(s.t1, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
-        THEN LN(COALESCE(q.c1, 0) + CAST(1.0 AS DOUBLE)) - s.h1
-      END
-    END AS w1,
-    CASE
-      WHEN NOT s.n2 IS NULL
-      THEN CASE
-        WHEN COALESCE(q.c2, 0) + CAST(1.0 AS DOUBLE) > 0
-        AND COALESCE(s.t2, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
-        THEN LN(COALESCE(q.c2, 0) + CAST(1.0 AS DOUBLE)) - s.h2
-      END
-    END AS w2,
-    CASE
-      WHEN NOT s.n3 IS NULL
-      THEN CASE
-        WHEN COALESCE(q.c3, 0) + CAST(1.0 AS DOUBLE) > 0
-        AND COALESCE(s.t3, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
-        THEN LN(COALESCE(q.c3, 0) + CAST(1.0 AS DOUBLE)) - s.h3
-      END
-    END AS w3,
-    CASE
-      WHEN NOT s.n4 IS NULL
-      THEN CASE
-        WHEN COALESCE(q.c4, 0) + CAST(1.0 AS DOUBLE) > 0
-        AND COALESCE(s.t4, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
-        THEN LN(COALESCE(q.c4, 0) + CAST(1.0 AS DOUBLE)) - s.h4
-      END
-    END AS w4,
-    CASE
-      WHEN NOT s.n5 IS NULL
-      THEN CASE
-        WHEN COALESCE(q.c5, 0) + CAST(1.0 AS DOUBLE) > 0
-        AND COALESCE(s.t5, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
-        THEN LN(COALESCE(q.c5, 0) + CAST(1.0 AS DOUBLE)) - s.h5
-      END
-    END AS w5,
-    CASE
-      WHEN NOT s.n6 IS NULL
-      THEN CASE
-        WHEN COALESCE(q.c6, 0) + CAST(1.0 AS DOUBLE) > 0
-        AND COALESCE(s.t6, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
-        THEN LN(COALESCE(q.c6, 0) + CAST(1.0 AS DOUBLE)) - s.h6
-      END
-    END AS w6,
-    CASE
-      WHEN NOT s.n7 IS NULL
-      THEN CASE
-        WHEN COALESCE(q.c7, 0) + CAST(1.0 AS DOUBLE) > 0
-        AND COALESCE(s.t7, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
-        THEN LN(COALESCE(q.c7, 0) + CAST(1.0 AS DOUBLE)) - s.h7
-      END
-    END AS w7
+    *
   FROM (
     SELECT
-      SUM(w.count) AS total,
-      w.word AS word
+      'spam' AS model,
+      p.word AS word,
+      s.base AS base,
+      CASE
+        WHEN NOT s.n0 IS NULL
+        THEN CASE
+          WHEN COALESCE(q.c0, 0) + CAST(1.0 AS DOUBLE) > 0
+          AND COALESCE(s.t0, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
+          THEN LN(COALESCE(q.c0, 0) + CAST(1.0 AS DOUBLE)) - s.h0
+        END
+      END AS w0,
+      CASE
+        WHEN NOT s.n1 IS NULL
+        THEN CASE
+          WHEN COALESCE(q.c1, 0) + CAST(1.0 AS DOUBLE) > 0
+          AND COALESCE(s.t1, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
+          THEN LN(COALESCE(q.c1, 0) + CAST(1.0 AS DOUBLE)) - s.h1
+        END
+      END AS w1,
+      CASE
+        WHEN NOT s.n2 IS NULL
+        THEN CASE
+          WHEN COALESCE(q.c2, 0) + CAST(1.0 AS DOUBLE) > 0
+          AND COALESCE(s.t2, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
+          THEN LN(COALESCE(q.c2, 0) + CAST(1.0 AS DOUBLE)) - s.h2
+        END
+      END AS w2,
+      CASE
+        WHEN NOT s.n3 IS NULL
+        THEN CASE
+          WHEN COALESCE(q.c3, 0) + CAST(1.0 AS DOUBLE) > 0
+          AND COALESCE(s.t3, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
+          THEN LN(COALESCE(q.c3, 0) + CAST(1.0 AS DOUBLE)) - s.h3
+        END
+      END AS w3,
+      CASE
+        WHEN NOT s.n4 IS NULL
+        THEN CASE
+          WHEN COALESCE(q.c4, 0) + CAST(1.0 AS DOUBLE) > 0
+          AND COALESCE(s.t4, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
+          THEN LN(COALESCE(q.c4, 0) + CAST(1.0 AS DOUBLE)) - s.h4
+        END
+      END AS w4,
+      CASE
+        WHEN NOT s.n5 IS NULL
+        THEN CASE
+          WHEN COALESCE(q.c5, 0) + CAST(1.0 AS DOUBLE) > 0
+          AND COALESCE(s.t5, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
+          THEN LN(COALESCE(q.c5, 0) + CAST(1.0 AS DOUBLE)) - s.h5
+        END
+      END AS w5,
+      CASE
+        WHEN NOT s.n6 IS NULL
+        THEN CASE
+          WHEN COALESCE(q.c6, 0) + CAST(1.0 AS DOUBLE) > 0
+          AND COALESCE(s.t6, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
+          THEN LN(COALESCE(q.c6, 0) + CAST(1.0 AS DOUBLE)) - s.h6
+        END
+      END AS w6,
+      CASE
+        WHEN NOT s.n7 IS NULL
+        THEN CASE
+          WHEN COALESCE(q.c7, 0) + CAST(1.0 AS DOUBLE) > 0
+          AND COALESCE(s.t7, 0) + CAST(1.0 AS DOUBLE) * s.vocabulary > 0
+          THEN LN(COALESCE(q.c7, 0) + CAST(1.0 AS DOUBLE)) - s.h7
+        END
+      END AS w7
     FROM (
       SELECT
-        w.class_id AS class_id,
-        w.word AS word,
-        CASE WHEN FALSE THEN w.count * f.idf ELSE w.count END AS count
-      FROM sqlnb_word_counts AS w
-      JOIN sqlnb_transform AS f
-        ON f.model = w.model AND f.word = w.word
-      WHERE
-        w.model = 'spam'
-    ) AS w
-    GROUP BY
-      w.word
-  ) AS p
-  CROSS JOIN sqlnb_blocks AS s
-  LEFT JOIN (
-    SELECT
-      w.word AS word,
-      w.class_id - w.class_id % 8 AS base,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 0 THEN w.count END) AS c0,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 1 THEN w.count END) AS c1,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 2 THEN w.count END) AS c2,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 3 THEN w.count END) AS c3,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 4 THEN w.count END) AS c4,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 5 THEN w.count END) AS c5,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 6 THEN w.count END) AS c6,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 7 THEN w.count END) AS c7
-    FROM (
+        SUM(w.count) AS total,
+        w.word AS word
+      FROM (
+        SELECT
+          w.class_id AS class_id,
+          w.word AS word,
+          CASE WHEN FALSE THEN w.count * f.idf ELSE w.count END AS count
+        FROM sqlnb_word_counts AS w
+        JOIN sqlnb_transform AS f
+          ON f.model = w.model AND f.word = w.word
+        WHERE
+          w.model = 'spam'
+      ) AS w
+      GROUP BY
+        w.word
+    ) AS p
+    CROSS JOIN sqlnb_blocks AS s
+    LEFT JOIN (
       SELECT
-        w.class_id AS class_id,
         w.word AS word,
-        CASE WHEN FALSE THEN w.count * f.idf ELSE w.count END AS count
-      FROM sqlnb_word_counts AS w
-      JOIN sqlnb_transform AS f
-        ON f.model = w.model AND f.word = w.word
-      WHERE
-        w.model = 'spam'
-    ) AS w
-    GROUP BY
-      w.word,
-      w.class_id - w.class_id % 8
-  ) AS q
-    ON q.word = p.word AND q.base = s.base
-) AS r;
+        w.class_id - w.class_id % 8 AS base,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 0 THEN w.count END) AS c0,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 1 THEN w.count END) AS c1,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 2 THEN w.count END) AS c2,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 3 THEN w.count END) AS c3,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 4 THEN w.count END) AS c4,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 5 THEN w.count END) AS c5,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 6 THEN w.count END) AS c6,
+        SUM(CASE WHEN (
+          w.class_id % 8
+        ) = 7 THEN w.count END) AS c7
+      FROM (
+        SELECT
+          w.class_id AS class_id,
+          w.word AS word,
+          CASE WHEN FALSE THEN w.count * f.idf ELSE w.count END AS count
+        FROM sqlnb_word_counts AS w
+        JOIN sqlnb_transform AS f
+          ON f.model = w.model AND f.word = w.word
+        WHERE
+          w.model = 'spam'
+      ) AS w
+      GROUP BY
+        w.word,
+        w.class_id - w.class_id % 8
+    ) AS q
+      ON q.word = p.word AND q.base = s.base
+  ) AS r
+) AS o;

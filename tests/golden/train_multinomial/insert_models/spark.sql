@@ -1,5 +1,4 @@
-INSERT INTO sqlnb_models (
-  model,
+INSERT OVERWRITE TABLE sqlnb_models PARTITION(model = 'spam') (
   kind,
   params,
   label_type,
@@ -10,26 +9,37 @@ INSERT INTO sqlnb_models (
   version
 )
 SELECT
-  'spam' AS model,
-  'multinomial' AS kind,
-  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "sublinear_tf": false, "idf": "none", "doc_norm": "none", "class_weight": null}' AS params,
-  'VARCHAR' AS label_type,
-  c.n_docs AS n_docs,
-  c.n_classes AS n_classes,
-  (
-    SELECT
-      COUNT(*) AS n_features
-    FROM sqlnb_scoring AS s
-    WHERE
-      s.model = 'spam' AND s.base = 0
-  ) AS n_features,
-  CURRENT_TIMESTAMP() AS trained_at,
-  '<version>' AS version
+  o.kind,
+  o.params,
+  o.label_type,
+  o.n_docs,
+  o.n_classes,
+  o.n_features,
+  o.trained_at,
+  o.version
 FROM (
   SELECT
-    SUM(n_docs) AS n_docs,
-    COUNT(*) AS n_classes
-  FROM sqlnb_classes
-  WHERE
-    model = 'spam'
-) AS c;
+    'spam' AS model,
+    'multinomial' AS kind,
+    '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "sublinear_tf": false, "idf": "none", "doc_norm": "none", "class_weight": null}' AS params,
+    'VARCHAR' AS label_type,
+    c.n_docs AS n_docs,
+    c.n_classes AS n_classes,
+    (
+      SELECT
+        COUNT(*) AS n_features
+      FROM sqlnb_scoring AS s
+      WHERE
+        s.model = 'spam' AND s.base = 0
+    ) AS n_features,
+    CURRENT_TIMESTAMP() AS trained_at,
+    '<version>' AS version
+  FROM (
+    SELECT
+      SUM(n_docs) AS n_docs,
+      COUNT(*) AS n_classes
+    FROM sqlnb_classes
+    WHERE
+      model = 'spam'
+  ) AS c
+) AS o;
