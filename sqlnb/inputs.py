@@ -149,6 +149,13 @@ class Survey:
     sizes: dict[str, int]
     weighed: dict[str, int]
 
+    def weighing(self, weights: str | dict[str, float] | None) -> tuple[int, int]:
+        """The labeled documents and those that weigh more than 0 under class ``weights``
+        (sqlnb.classes.class_weighted's: 'balanced' gives each class a weight above 0)."""
+        factor = weights if isinstance(weights, dict) else {}
+        kept = sum(n for k, n in self.weighed.items() if factor.get(k, 1.0) > 0)
+        return sum(self.sizes.values()), kept
+
 
 @dataclass(frozen=True)
 class Labels:

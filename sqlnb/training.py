@@ -126,17 +126,7 @@ class _Batch:
     labels_query: exp.Select
     label_values: list[str]
     label_type: str
-    # the labels' one-pass check (None where they were taken as checked)
-    survey: Survey | None = None
-
-    def weighed(self, weights: str | dict[str, float] | None) -> tuple[int, int] | None:
-        """The labeled documents and those that weigh more than 0 under class ``weights``
-        (see :func:`class_weighted`), from the survey, if there is one."""
-        if self.survey is None:
-            return None
-        factor = weights if isinstance(weights, dict) else {}  # 'balanced': each > 0
-        kept = sum(n for k, n in self.survey.weighed.items() if factor.get(k, 1.0) > 0)
-        return sum(self.survey.sizes.values()), kept
+    survey: Survey | None = None  # the labels' one-pass check (None: taken as checked)
 
 
 def _read(
@@ -196,8 +186,7 @@ def writing(
 ) -> list[exp.Expr]:
     """The statements that write model ``model`` anew from checked ``inputs`` and ``labeled``
     documents whose labels are of type and number ``labels`` (a script for engine
-    ``dialect`` where given), each table's rows of the model replaced as the engine does it
-    best (:func:`catalog.overwrites`)."""
+    ``dialect`` if given), the model's rows replaced as it does best (catalog.overwrites)."""
     statements = [
         *catalog.replacing(db, model, the_kind, script=dialect is not None),
         templates.render("train/classes.sql", model=model, labeled=labeled.rows),
@@ -269,7 +258,8 @@ def train(
     weights = params["class_weight"]
     weighted = class_weighted(batch.labels_query, weights, batch.label_values)
     named = labels_for(source, labels).name
-    check_weighed(db, weighted, named, weights, "train on", batch.weighed(weights))
+    counted = batch.survey.weighing(weights) if batch.survey else None
+    check_weighed(db, weighted, named, weights, "train on", counted)
     statements = writing(
         db,
         model,

@@ -71,7 +71,7 @@ def test_retraining_on_spark_overwrites_the_models_partitions_only():
         for table in WRITTEN:
             assert _rows(spark, table) == _rows(duck, table), table
         models = {r[0] for r in _rows(spark, "sqlnb_classes")}
-        assert models == {"m", "other"}
+        assert {m for m in models if "\x1f" not in m} == {"m", "other"}  # (and m's last version)
         assert [r[2] for r in _rows(spark, "sqlnb_classes") if r[0] == "m"] == ["x", "y"]
         assert [r for r in _rows(spark, "sqlnb_tokenizers") if r[0] == "m"] == []
         text = "\n".join(traces).replace("`", "")
