@@ -28,17 +28,8 @@ from sqlnb.classes import (
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
-from sqlnb.inputs import (
-    Docs,
-    Labels,
-    Source,
-    Survey,
-    Table,
-    Tokens,
-    as_source,
-    labels_for,
-    type_family,
-)
+from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
+from sqlnb.inputs import Survey as Surveyed
 from sqlnb.kinds import KINDS, Kind, kind_for
 from sqlnb.kinds.base import Labeled, ModelTable
 from sqlnb.kinds.params import declared, resolved
@@ -126,7 +117,7 @@ class _Batch:
     labels_query: exp.Select
     label_values: list[str]
     label_type: str
-    survey: Survey | None = None  # the labels' one-pass check (None: taken as checked)
+    survey: Surveyed | None = None  # the labels' one-pass check (None: taken as checked)
 
 
 def _read(
