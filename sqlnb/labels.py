@@ -74,24 +74,56 @@ def paths(db: Database, entry: Entry) -> exp.Query:
     return exp.select(*columns).from_(exp.values(rows, alias="v", columns=list(columns)))
 
 
-def walk_ctes(db: Database, entry: Entry, posterior: str) -> list[tuple[str, exp.Query]]:
-    """The CTEs of the walk over the posterior relation ``posterior``: paths, ancestors,
-    nodes."""
+def walk_ctes(
+    db: Database | None, entry: Entry | None, posterior: str, given: exp.Query | None = None
+) -> list[tuple[str, exp.Query]]:
+    """The CTEs of the walk over the posterior relation ``posterior``: paths (:func:`paths`
+    of ``entry``, or ``given``), ancestors, nodes."""
+    if given is None:
+        assert db is not None and entry is not None
+        given = paths(db, entry)
     table, paths_ = exp.to_table, exp.to_table(PATHS)
     return [
-        (PATHS, paths(db, entry)),
-        (ANCESTORS, templates.select("labels/ancestors.sql", paths=table(PATHS))),
+        (PATHS, given),
+        (ANCESTORS, templates.select("labels/ancestors.sql", paths=paths_)),
         (NODES, templates.select("labels/nodes.sql", posterior=table(posterior), paths=paths_)),
     ]
 
 
-def walk(confidence: float) -> exp.Select:
+def listed(row: exp.Expr, flat: dict[str, exp.Expr], probas: exp.Expr) -> dict[str, exp.Expr]:
+    """DuckDB's sqlnb_classify and sqlnb_proba where a model may have labels that form a tree:
+    over the lookup row ``row`` (:mod:`sqlnb.lists`), the walk at the model's confidence of
+    the posterior list ``probas`` for a model with a separator, else the ``flat`` label and
+    proba (``sql/labels/listed_*.sql``, the walk itself ``sql/labels/walk.sql``)."""
+    from sqlnb.shape import MODEL
+
+    scored = templates.select("labels/scored.sql", row=row, probas=probas, model=MODEL, **flat)
+    name = exp.to_table("sqlnb_scored")
+    ctes: list[tuple[str, exp.Query]] = [
+        ("sqlnb_scored", scored),
+        ("sqlnb_listed", templates.select("labels/listed_posterior.sql", scored=name)),
+    ]
+    ctes += walk_ctes(
+        None, None, "sqlnb_listed", templates.select("labels/listed_paths.sql", scored=name)
+    )
+    confidence = exp.select("confidence").from_(name).subquery()
+    ctes.append(("sqlnb_walked", walk(confidence)))
+    final = templates.select(
+        "labels/listed_label.sql", scored=name, walked=exp.to_table("sqlnb_walked")
+    )
+    for cte, query in ctes:
+        final = final.with_(cte, as_=query, copy=False)
+    return {c: exp.select(c).from_(final.subquery("h")).subquery() for c in ("label", "proba")}
+
+
+def walk(confidence: float | exp.Expr) -> exp.Select:
     """(doc_id, label, proba, depth): the walk over :func:`walk_ctes` at ``confidence``."""
+    given = confidence if isinstance(confidence, exp.Expr) else templates.number(confidence)
     return templates.select(
         "labels/walk.sql",
         nodes=exp.to_table(NODES),
         ancestors=exp.to_table(ANCESTORS),
-        confidence=templates.number(confidence),
+        confidence=given,
     )
 
 

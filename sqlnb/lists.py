@@ -9,7 +9,7 @@ import json
 
 from sqlglot import exp
 
-from sqlnb import catalog, templates
+from sqlnb import catalog, labels, templates
 from sqlnb.engine import Database
 from sqlnb.kinds import wide
 from sqlnb.kinds.text import norm, value
@@ -183,13 +183,17 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
     # the lookup row and a column of the calling query (the text of each row) ('Referenced
     # table "l" not found'), and its users open these files with it.
     row = exp.select(exp.Star(), exp.alias_(tokens, TOKENS)).from_(lookup.subquery("l"))
+    chosen = decided(jll, shape, probas=shape.hierarchy)
+    if shape.hierarchy:  # labels that form a tree: the walk after the posterior
+        flat = {name: chosen[name] for name in ("label", "proba")}
+        return labels.listed(row.subquery("l"), flat, chosen["probas"])
     return {
         name: exp.select(value).from_(row.subquery("l")).subquery()
-        for name, value in decided(jll, shape).items()
+        for name, value in chosen.items()
     }
 
 
-def decided(jll: exp.Expr, shape: Shape) -> dict[str, exp.Expr]:
+def decided(jll: exp.Expr, shape: Shape, *, probas: bool = False) -> dict[str, exp.Expr]:
     """The ``label`` and ``proba`` of a text from its list of joint log-likelihoods: normalised
     and ranked by the list form's rules, calibrated (sigmoid or isotonic) where the model of
     row ``l`` is and ``shape`` needs it. DuckDB's macros and ClickHouse's lambdas share it."""
@@ -217,4 +221,6 @@ def decided(jll: exp.Expr, shape: Shape) -> dict[str, exp.Expr]:
             )
             for name in ("label", "proba")
         }
+    if probas:  # every class's posterior, in class order (the model's own, before a map)
+        chosen["probas"] = posterior["probas"]
     return chosen

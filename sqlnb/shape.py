@@ -36,6 +36,7 @@ class Shape:
     # For PostgreSQL's functions, which branch by model: each text model with a tokenizer,
     # and its signature (its kind, the kind's shape of it, its tokenizer, its calibration).
     models: tuple[tuple[str, str], ...] = ()
+    hierarchy: bool = False  # a model's labels form a tree (sqlnb.labels): DuckDB walks it
 
     MARKS = ("+temperature", "+mapped", "+transformed", "+lazy")
     MODEL = "=model "
@@ -55,13 +56,15 @@ class Shape:
         mapped = bool(methods & {"sigmoid", "isotonic"})
         models = _signatures(db) if db.dialect.functions == "postgres" else ()
         lazy = db.dialect.functions == "macros" and bool(missing(db))
-        return cls(tokenizers, "temperature" in methods, mapped, transformed, lazy, models)
+        params = db.fetch(exp.select("params").from_(catalog.MODELS.node()))
+        tree = any("hierarchy" in json.loads(str(p[0])) for p in params)
+        return cls(tokenizers, "temperature" in methods, mapped, transformed, lazy, models, tree)
 
     @property
     def keys(self) -> list[str]:
         """As recorded in sqlnb_functions: the tokenizers, a mark for each step, the models."""
         flags = (self.temperature, self.mapped, self.transformed, self.lazy)
-        marks = [m for m, on in zip(self.MARKS, flags) if on]
+        marks = [m for m, on in zip(self.MARKS, flags) if on] + ["+hierarchy"] * self.hierarchy
         models = [self.MODEL + json.dumps(pair) for pair in self.models]
         return [*self.tokenizers, *marks, *models]
 
@@ -72,7 +75,8 @@ class Shape:
         plain = [k for k in keys if not k.startswith(cls.MODEL)]
         temperature, mapped, transformed, lazy = (m in keys for m in cls.MARKS)
         tokenizers = tuple(k for k in plain if k not in cls.MARKS)
-        return cls(tokenizers, temperature, mapped, transformed, lazy, models)
+        tokenizers = tuple(k for k in tokenizers if k != "+hierarchy")
+        return cls(tokenizers, temperature, mapped, transformed, lazy, models, "+hierarchy" in keys)
 
 
 def _signatures(db: Database) -> tuple[tuple[str, str], ...]:

@@ -196,3 +196,25 @@ def test_refusals_are_one_line_and_change_nothing(trained: Path) -> None:
         code, _, err = run(*args)
         assert code == 1 and message in err and len(err.strip().splitlines()) == 1, err
     assert rows(trained, "SELECT * FROM sqlnb_models ORDER BY model") == snapshot
+
+
+def test_duckdb_sqlnb_classify_is_predict(trained: Path) -> None:
+    """DuckDB's sqlnb_classify and sqlnb_proba give predict's label and probability at the
+    model's stored confidence, for a hierarchical model and a flat one in the same database."""
+    for model in ("tree", "flat"):
+        if model == "tree":
+            want = predicted(trained, "tree")
+        else:
+            run("predict", trained, "-m", "flat", *docs("test_docs"), "-o", "out", "--replace",
+                ok=True)  # fmt: skip
+            want = {r[0]: (r[1], r[2], None) for r in rows(trained, "SELECT * FROM out")}
+        with duckdb.connect(str(trained)) as con:
+            got = con.execute(
+                "SELECT doc_id, sqlnb_classify(?, text), sqlnb_proba(?, text) FROM test_docs",
+                [model, model],
+            ).fetchall()
+        assert len(got) == len(want) == 200
+        for doc_id, label, proba in got:
+            assert label == want[doc_id][0], (model, doc_id)
+            assert abs(proba - want[doc_id][1]) <= 1e-12, (model, doc_id)
+    assert sum(1 for r in want.values() if r[0] is None) == 0  # flat: a label for every one
