@@ -21,6 +21,7 @@ from sqlnb.inputs import type_family
 
 # The CTEs of the walk: the tree's paths, its (node, ancestor) pairs, the nodes' probabilities.
 PATHS, ANCESTORS, NODES = "sqlnb_paths", "sqlnb_ancestors", "sqlnb_nodes"
+CHUNK = 400  # literal rows per UNION ALL (SQLite refuses a compound SELECT of more than 500)
 
 
 def stored(hierarchy: str | None, confidence: float | None, label_type: str) -> dict[str, Any]:
@@ -60,18 +61,29 @@ def confidence_for(entry: Entry, confidence: float | None) -> float | None:
 
 def paths(db: Database, entry: Entry) -> exp.Query:
     """(class_id, leaf, node, parent, depth): every node on the path of each class of a
-    hierarchical model, as a relation of literals (the labels are values, quoted by sqlglot)."""
+    hierarchical model, as a relation of literals (the labels are values, quoted by sqlglot):
+    one-row SELECTs in UNION ALLs of at most :data:`CHUNK` (SQLite's limit of a compound
+    SELECT is 500; VALUES with named columns is not SQLite's)."""
     separator = str(entry.params["hierarchy"])
-    rows: list[exp.Tuple] = []
+    columns = ("class_id", "leaf", "node", "parent", "depth")
+    rows: list[exp.Select] = []
     for c in catalog.classes(db, entry.name):
         label = str(c["label"])
         parts = label.split(separator)
         for depth in range(1, len(parts) + 1):
             node, parent = separator.join(parts[:depth]), separator.join(parts[: depth - 1])
-            row = (int(c["class_id"]), label, node, parent, depth)
-            rows.append(exp.tuple_(*(exp.convert(v) for v in row)))
-    columns = ("class_id", "leaf", "node", "parent", "depth")
-    return exp.select(*columns).from_(exp.values(rows, alias="v", columns=list(columns)))
+            values = (int(c["class_id"]), label, node, parent, depth)
+            rows.append(exp.select(*(exp.convert(v).as_(n) for v, n in zip(values, columns))))
+    chunks: list[exp.Query] = []
+    for start in range(0, len(rows), CHUNK):
+        chunk: exp.Query = rows[start]
+        for row in rows[start + 1 : start + CHUNK]:
+            chunk = exp.union(chunk, row, distinct=False)
+        chunks.append(exp.select(*columns).from_(chunk.subquery(f"c{start // CHUNK}")))
+    found = chunks[0]
+    for more in chunks[1:]:
+        found = exp.union(found, more, distinct=False)
+    return exp.select(*columns).from_(found.subquery("v"))
 
 
 def walk_ctes(

@@ -218,3 +218,34 @@ def test_duckdb_sqlnb_classify_is_predict(trained: Path) -> None:
             assert label == want[doc_id][0], (model, doc_id)
             assert abs(proba - want[doc_id][1]) <= 1e-12, (model, doc_id)
     assert sum(1 for r in want.values() if r[0] is None) == 0  # flat: a label for every one
+
+
+def test_sqlite_walks_as_duckdb(trained: Path, tmp_path: Path) -> None:
+    """SQLite (the tree's paths as UNION ALLs of literal rows, no VALUES with named columns)
+    predicts DuckDB's walk, and its registered sqlnb_classify and sqlnb_proba equal it."""
+    import sqlite3
+
+    import sqlnb
+
+    want = predicted(trained, "tree")
+    path = tmp_path / "tree.db"
+    with sqlite3.connect(path) as con:
+        for name, seed, n in (("train_docs", 1, 300), ("test_docs", 2, 200)):
+            con.execute(f"CREATE TABLE {name} (doc_id INTEGER, text TEXT, label TEXT)")
+            con.executemany(f"INSERT INTO {name} VALUES (?, ?, ?)", corpus(seed, n))
+    db = f"sqlite:///{path}"
+    run("train", db, *docs("train_docs"), "--label-column", "label", "-m", "tree",
+        "--hierarchy", "/", ok=True)  # fmt: skip
+    run("predict", db, "-m", "tree", *docs("test_docs"), "-o", "out", ok=True)
+    con = sqlite3.connect(path)
+    try:
+        got = {r[0]: r[1:] for r in con.execute("SELECT doc_id, label, proba, depth FROM out")}
+        assert same(got, want)
+        sqlnb.register_sqlite(con)
+        query = (
+            "SELECT doc_id, sqlnb_classify('tree', text), sqlnb_proba('tree', text) FROM test_docs"
+        )
+        for doc_id, label, proba in con.execute(query).fetchall():
+            assert label == want[doc_id][0] and abs(proba - want[doc_id][1]) <= 1e-12, doc_id
+    finally:
+        con.close()
