@@ -14,16 +14,18 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
 from sqlnb import catalog, templates
-from sqlnb.catalog import Entry
 from sqlnb.classes import check_class_prior, parse_class_prior
-from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import numbers, require, source_node
+
+if TYPE_CHECKING:
+    from sqlnb.catalog import Entry
+    from sqlnb.engine import Database
 
 ROUNDS, TOLERANCE = 1000, 1e-9
 

@@ -21,16 +21,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
 from sqlnb import templates
-from sqlnb.engine import Database
 from sqlnb.engine.bulk import write_rows
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Labels, Source, Tokens, as_source, labels_for
 from sqlnb.tokenizer import Tokenizer
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
 
 SCORES = ("chi2", "mutual-info")
 WIDE = 64  # up to this many classes a word's score adds them in class order in one expression

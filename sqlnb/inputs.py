@@ -9,12 +9,15 @@ view name (dots separate schema and table) or, on DuckDB, a Parquet path or glob
 from __future__ import annotations
 
 from dataclasses import InitVar, dataclass, replace
+from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
 from sqlnb import templates
-from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
 
 
 def source_node(name: str) -> exp.Table:

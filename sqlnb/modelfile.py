@@ -18,14 +18,13 @@ import json
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
-from sqlnb import calibration, labels
+from sqlnb import labels
 from sqlnb.catalog import CALIBRATION, CLASSES
 from sqlnb.classes import check_class_prior
-from sqlnb.engine import Database
 from sqlnb.engine.dialects import TYPE_NAMES
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
@@ -34,6 +33,9 @@ from sqlnb.kinds import Kind, kind
 from sqlnb.kinds.params import PRIOR_DEFAULTS, declared, resolved
 from sqlnb.pruning import Pruning
 from sqlnb.tokenizer import Tokenizer
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
 
 # params -> em -> history -> an iteration -> its shares: the deepest JSON sqlnb writes
 MAX_DEPTH = 5
@@ -250,7 +252,9 @@ def agree(
     fitted = staged.get(CALIBRATION.name)
     if problem is None and fitted is not None:
         rows = db.fetch(exp.select("method", *CALIBRATION.columns[1:]).from_(fitted.copy()))
-        if rows:
+        if rows:  # the calibration's rules, read only for a calibrated model's file
+            from sqlnb import calibration
+
             pieces = [(int(r[1]), *(float(v) for v in r[2:])) for r in rows]
             found = calibration.flaw(str(rows[0][0]), pieces)  # type: ignore[arg-type]
             problem = found and f"{CALIBRATION.name}.parquet has {found}"

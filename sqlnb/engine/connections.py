@@ -17,10 +17,7 @@ from sqlnb.engine.backends import (
     DuckDBBackend,
     SQLiteBackend,
 )
-from sqlnb.engine.clickhouse import ClickHouseBackend
 from sqlnb.engine.dialects import CLICKHOUSE_SETTINGS
-from sqlnb.engine.postgres import PostgresBackend
-from sqlnb.engine.spark import SparkBackend, is_spark_url, open_session
 from sqlnb.errors import SqlnbError
 
 # The storage format of the DuckDB files sqlnb creates: DuckDB 1.5's, which the DuckDB
@@ -36,11 +33,18 @@ def backend_for(connection: Any) -> tuple[Backend, str] | None:
     if isinstance(connection, sqlite3.Connection):
         return SQLiteBackend(connection), "sqlite"
     package = type(connection).__module__.split(".")[0]
+    # each server's backend is imported when one is used: a DuckDB user imports none of them
     if package == "psycopg":
+        from sqlnb.engine.postgres import PostgresBackend
+
         return PostgresBackend(connection), "postgres"
     if package == "pyspark":
+        from sqlnb.engine.spark import SparkBackend
+
         return SparkBackend(connection), "spark"
     if package == "clickhouse_connect":
+        from sqlnb.engine.clickhouse import ClickHouseBackend
+
         return ClickHouseBackend(connection), "clickhouse"
     return None
 
@@ -71,10 +75,13 @@ def open_target(text: str, *, create: bool, read_only: bool, wait: float | None)
         existed = folder.exists()
         backend, name = open_url(text)
         return Opened(backend, name, str(folder), created=not existed)
-    if "://" in text or is_spark_url(text):
+    if "://" in text or _is_spark_url(text):
         backend, name = open_url(text)
-        if isinstance(backend, PostgresBackend) and wait is not None:
-            backend.wait = wait
+        if name == "postgres" and wait is not None:
+            from sqlnb.engine.postgres import PostgresBackend
+
+            if isinstance(backend, PostgresBackend):
+                backend.wait = wait
         return Opened(backend, name, text)
     if text != ":memory:" and not create and not Path(text).exists():
         raise SqlnbError(f"database file {text!r} does not exist")
@@ -147,15 +154,21 @@ def open_url(url: str) -> tuple[Backend, str]:
     ``clickhouse://user:password@host:8123/database`` (a server)."""
     scheme = url.split("://", 1)[0]
     if scheme in ("postgresql", "postgres"):
+        from sqlnb.engine.postgres import PostgresBackend
+
         psycopg = driver("psycopg", "PostgreSQL", "postgres")
         try:
             return PostgresBackend(psycopg.connect(url, autocommit=True)), "postgres"
         except psycopg.Error as error:
             raise SqlnbError(f"cannot connect to {url!r}: {messages.one_line(error)}") from None
-    if is_spark_url(url):
+    if _is_spark_url(url):
+        from sqlnb.engine.spark import SparkBackend, open_session
+
         driver("pyspark.sql", "Spark", "spark")
         return SparkBackend(open_session(url), owned=True), "spark"
     if scheme in ("chdb", "clickhouse"):
+        from sqlnb.engine.clickhouse import ClickHouseBackend
+
         return ClickHouseBackend(client(url)), "clickhouse"
     raise SqlnbError(
         f"unsupported database URL {url!r}: use a DuckDB path, sqlite:///, postgresql://, "
@@ -195,3 +208,10 @@ def driver(module: str, engine: str, extra: str) -> Any:
     except ImportError:
         package = module.split(".")[0]
         raise SqlnbError(f"{engine} needs {package}: pip install 'sqlnb[{extra}]'") from None
+
+
+def _is_spark_url(text: str) -> bool:
+    """:func:`sqlnb.engine.spark.is_spark_url`."""
+    from sqlnb.engine.spark import is_spark_url
+
+    return is_spark_url(text)

@@ -6,16 +6,18 @@ derives its parameters, scores and explains a row, and describes itself; the tab
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
 from sqlnb import templates
-from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Table, require, source_node
 from sqlnb.kinds import gaussian
 from sqlnb.kinds.base import Frequencies, Inputs, Name, Normal, Params, Section
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
 
 # The inputs: Gaussian features wide (one row per example) for counting and scoring, and long
 # (doc_id, feature, value) for explanations; categorical features long.

@@ -4,11 +4,10 @@ the joint log-likelihood is the sum over features."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlglot import exp
 
-from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Table, require, type_family
 from sqlnb.kinds.base import (
@@ -24,6 +23,9 @@ from sqlnb.kinds.base import (
 from sqlnb.kinds.likelihoods import LIKELIHOODS, used
 from sqlnb.kinds.params import ALPHA, CLASS_WEIGHT, PRIORS, SAMPLE_VARIANCE, VAR_SMOOTHING, Hyper
 from sqlnb.templates import col
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
 
 GAUSSIAN, CATEGORICAL = "gaussian", "categorical"  # a feature's likelihood (LIKELIHOODS)
 

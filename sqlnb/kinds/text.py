@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlglot import exp
 
 from sqlnb import templates
-from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import base, wide
@@ -23,6 +22,9 @@ from sqlnb.kinds.params import (
     Hyper,
 )
 from sqlnb.tokenizer import Tokenizer
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
 
 TOKENS = "sqlnb_input"
 CLASSES = "sqlnb_classes"  # (catalog.CLASSES: its n_docs stand in for a missing doc count)

@@ -19,12 +19,15 @@ readable ``sqlnb_log_theta`` (and ``sqlnb_log_absent``) are views that unpivot i
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
 from sqlnb import templates
-from sqlnb.kinds.base import Name
 from sqlnb.templates import col
+
+if TYPE_CHECKING:
+    from sqlnb.kinds.base import Name
 
 TABLE = "sqlnb_scoring"
 CREATE = "catalog/create_scoring.sql"

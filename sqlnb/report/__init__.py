@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
@@ -22,10 +22,12 @@ from sqlnb.engine.bulk import replacing
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Labels, Source, as_source, labels_for
 from sqlnb.kinds.presentation import word_note
-from sqlnb.model import Model
 from sqlnb.monitor import Windows, monitor
 from sqlnb.pipeline import POSTERIOR, TRUTH
 from sqlnb.report.page import render_html
+
+if TYPE_CHECKING:
+    from sqlnb.model import Model
 
 SCORES, CONTRIBUTIONS = scratch.name("sqlnb_report_scores"), "sqlnb_report_contributions"
 N_MISCLASSIFIED, N_WORDS = 5, 6

@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlnb.kinds import presentation
 from sqlnb.kinds.base import Frequencies, Normal, Ranked, Rows, Section
 from sqlnb.kinds.params import uses_prior
 from sqlnb.kinds.presentation import word_note
-from sqlnb.model import Model
 from sqlnb.report.charts import (
     class_bars,
     diverging_words,
@@ -26,6 +25,9 @@ from sqlnb.report.charts import (
 )
 from sqlnb.report.drift import section as drift_section
 from sqlnb.version import __version__
+
+if TYPE_CHECKING:
+    from sqlnb.model import Model
 
 N_TOP_WORDS = 10
 
