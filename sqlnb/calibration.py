@@ -49,6 +49,11 @@ class Calibration:
     rows: list[tuple[int, float, float, float, float]]
     n_docs: int = 0
 
+    @property
+    def detail(self) -> str:
+        """What the command line says of it after the method's name: a temperature's T."""
+        return f" (T = {self.rows[0][3]:.6g})" if self.method == "temperature" else ""
+
     def statements(self, model: str) -> list[exp.Expr]:
         """Replace the model's calibration with this one."""
         statements = catalog.deletes(model, [CALIBRATION])
@@ -368,3 +373,18 @@ def thresholds(points: Sequence[tuple[float, float, float]]) -> tuple[list[float
         for i in range(len(ys))
     ]
     return [x for x, k in zip(xs, keep) if k], [y for y, k in zip(ys, keep) if k]
+
+
+def described(rows: list[dict[str, Any]]) -> str:
+    """A model's calibration (its rows, :meth:`sqlnb.model.Model.calibration`) in one line."""
+    method = rows[0]["method"]
+    if method == "temperature":
+        return f"calibrated by temperature: T = {rows[0]['a']:.6g}"
+    if method == "sigmoid":
+        parts = [f"{r['label']}: a = {r['a']:.6g}, b = {r['b']:.6g}" for r in rows]
+        return "calibrated by sigmoid, 1 / (1 + exp(a p + b)): " + "; ".join(parts)
+    pieces: dict[str, int] = {}
+    for r in rows:
+        pieces[str(r["label"])] = pieces.get(str(r["label"]), 0) + 1
+    shown = ", ".join(f"{label}: {n - 1} thresholds" for label, n in pieces.items())
+    return f"calibrated by isotonic regression: {shown}"

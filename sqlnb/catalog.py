@@ -40,6 +40,10 @@ PRIOR = ModelTable("sqlnb_prior", ("class_id", "label", "log_prior"))
 TOKENIZERS = ModelTable(
     "sqlnb_tokenizers", ("settings", "lowercase", "pattern", "ngram_min", "ngram_max")
 )
+# How each calibration method is applied, declared once (sql/calibrate/steps.sql): the joint
+# log-likelihood divided by a scale before the posterior, or the posterior mapped one-vs-rest.
+SCALE, MAP = "scale", "map"
+METHODS = {"temperature": SCALE, "sigmoid": MAP, "isotonic": MAP}
 # Fitted by ``sqlnb calibrate`` on held-out documents (see sqlnb/calibration.py): carried by
 # model files, dropped when the model changes.
 CALIBRATION = ModelTable(
@@ -48,7 +52,7 @@ CALIBRATION = ModelTable(
     counts=True,
     keys=(("class_id", "lo"),),
     finite=("lo", "hi", "a", "b"),
-    choices=(("method", ("temperature", "sigmoid", "isotonic")),),
+    choices=(("method", tuple(METHODS)),),
     optional=True,
 )
 SHARED = (MODELS, CLASSES, PRIOR, TOKENIZERS, CALIBRATION)
@@ -314,6 +318,13 @@ def calibration(db: Database, name: str) -> str | None:
     )
     found = db.fetch(query)
     return str(found[0][0]) if found and found[0][0] is not None else None
+
+
+def steps() -> exp.Select:
+    """Every model's calibration rows as the scoring forms apply them: each row's ``scale``
+    (or NULL) and whether it is a piece of a ``mapped`` posterior (``sql/calibrate/steps.sql``)."""
+    (scaled,) = (m for m, step in METHODS.items() if step == SCALE)
+    return templates.select("calibrate/steps.sql", scaled=exp.convert(scaled))
 
 
 def drop(the_entry: Entry) -> list[exp.Expr]:

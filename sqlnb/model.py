@@ -480,16 +480,4 @@ for _fn in (train, retune):
     _keywords(_fn)
 
 
-def calibrated(rows: list[dict[str, Any]]) -> str:
-    """A model's calibration (its rows, :meth:`Model.calibration`) in one line."""
-    method = rows[0]["method"]
-    if method == "temperature":
-        return f"calibrated by temperature: T = {rows[0]['a']:.6g}"
-    if method == "sigmoid":
-        parts = [f"{r['label']}: a = {r['a']:.6g}, b = {r['b']:.6g}" for r in rows]
-        return "calibrated by sigmoid, 1 / (1 + exp(a p + b)): " + "; ".join(parts)
-    pieces: dict[str, int] = {}
-    for r in rows:
-        pieces[str(r["label"])] = pieces.get(str(r["label"]), 0) + 1
-    shown = ", ".join(f"{label}: {n - 1} thresholds" for label, n in pieces.items())
-    return f"calibrated by isotonic regression: {shown}"
+calibrated = calibration.described  # a model's calibration in one line

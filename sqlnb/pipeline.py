@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
 from sqlnb import catalog, labels, templates
-from sqlnb.catalog import Entry
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import (
@@ -29,6 +28,9 @@ from sqlnb.inputs import (
     type_family,
 )
 from sqlnb.kinds.text import linear
+
+if TYPE_CHECKING:
+    from sqlnb.catalog import Entry
 
 # The names of the intermediate relations of prediction and evaluation queries (CTEs), and of
 # evaluation's temporary table (a scratch name: evaluate drops it first).
@@ -85,8 +87,8 @@ def posterior() -> exp.Select:
 
 def mapping(by: str | None, alias: str = "c", given: dict[str, exp.Expr] | None = None) -> exp.Expr:
     """A calibrated class's probability p mapped by its calibration row, as method ``by``:
-    sigmoid 1 / (1 + exp(a p + b)) (0 or 1 where a p + b is beyond +-700), or isotonic
-    a + b (p - lo) on lo <= p < hi; for ``by`` None, by the row's own method (the SQL
+    sigmoid 1 / (1 + exp(a p + b)) (0 or 1 where a p + b is beyond +-700), or the other map's
+    piece a + b (p - lo) on lo <= p < hi; for ``by`` None, by the row's own method (the SQL
     functions). p is column proba of p and the row's numbers the columns of ``alias``, unless
     ``given`` (p, lo, a, b, method: the list form's variables)."""
     given = given or {}
@@ -104,25 +106,25 @@ def mapping(by: str | None, alias: str = "c", given: dict[str, exp.Expr] | None 
             expression=exp.paren(exp.Add(this=exp.convert(1), expression=exp.Exp(this=z))),
         ),
     )
-    isotonic = exp.Add(
+    piece = exp.Add(
         this=c["a"],
         expression=exp.Mul(this=c["b"], expression=exp.paren(exp.Sub(this=p, expression=c["lo"]))),
     )
     if by is not None:
-        return sigmoid if by == "sigmoid" else isotonic
+        return sigmoid if by == "sigmoid" else piece
     is_sigmoid = c["method"].eq(exp.convert("sigmoid"))
-    return exp.Case(ifs=[exp.If(this=is_sigmoid, true=sigmoid)], default=isotonic)
+    return exp.Case(ifs=[exp.If(this=is_sigmoid, true=sigmoid)], default=piece)
 
 
-def calibrated(entry: Entry, method: str, relation: str) -> exp.Select:
-    """The posterior of ``relation`` mapped by the model's one-vs-rest calibration (sigmoid or
-    isotonic) and renormalised."""
+def calibrated(model: exp.Expr, method: str, relation: str) -> exp.Select:
+    """The posterior of ``relation`` mapped by the model's one-vs-rest calibration (a method
+    that maps: :data:`sqlnb.catalog.METHODS`) and renormalised."""
     mapped = mapping(method)
     values = templates.select(
         "calibrate/calibrated.sql",
         posterior=exp.to_table(relation),
         mapped=mapped,
-        model=entry.name,
+        model=model,
     )
     return templates.select("predict/renormalise.sql", values=values, rank=ranked("n", "proba"))
 
@@ -176,6 +178,7 @@ class Pipeline:
         dialect: str | None = None,
         calibrate: bool = True,
         priors: dict[int, float] | None = None,
+        name: exp.Expr | None = None,
     ) -> Pipeline:
         """The pipeline of model ``entry`` over ``data``: the kind's inputs, the
         ``documents`` (default: every document of the source), the joint log-likelihood and
@@ -183,7 +186,9 @@ class Pipeline:
         counts) unless ``check`` is off (for a query kept to run later). With ``guard`` (for a
         query sqlnb runs now, not a script or macro kept for later) the query also checks, in
         the snapshot it reads, that the model is still the one loaded
-        (``sql/predict/current.sql``), as it checks now."""
+        (``sql/predict/current.sql``), as it checks now. ``name``: the model's name as the
+        queries say it (default: a literal; the SQL functions' parameter)."""
+        model = exp.convert(entry.name) if name is None else name
         source = as_source(data)
         if guard:
             ensure_current(db, entry)
@@ -216,8 +221,8 @@ class Pipeline:
             "predict/jll.sql",
             jll=joint_of(),
             documents=exp.to_table(DOCUMENTS),
-            base=the_kind.base(entry.name),
-            parts=the_kind.parts(entry.name, entry.params),
+            base=the_kind.base(model.copy()),
+            parts=the_kind.parts(model.copy(), entry.params),
         )
         documents = documents or the_kind.documents(db, source, inputs)
         if doc is not None:  # of a --docs or --table source: every document, but this one
@@ -229,20 +234,21 @@ class Pipeline:
             documents = templates.select(
                 "predict/current.sql",
                 documents=documents,
-                model=entry.name,
+                model=model.copy(),
                 trained_at=str(entry.info["trained_at"]),
                 stale=stop,
             )
         method = catalog.calibration(db, entry.name) if calibrate else None
+        step = catalog.METHODS.get(method) if method is not None else None
         scoring: list[tuple[str, exp.Query]] = [(JLL, jll)]
-        if method == "temperature":  # softmax(jll / T): the jll divided before the posterior
+        if step == catalog.SCALE:  # softmax(jll / T): the jll divided before the posterior
             scaled = templates.select(
-                "calibrate/scaled.sql", jll=exp.to_table(RAW_JLL), model=entry.name
+                "calibrate/scaled.sql", jll=exp.to_table(RAW_JLL), model=model.copy()
             )
             scoring = [(RAW_JLL, jll), (JLL, scaled)]
         steps: list[Any] = []
-        if method in ("sigmoid", "isotonic"):
-            steps.append(lambda relation: calibrated(entry, str(method), relation))
+        if step == catalog.MAP:
+            steps.append(lambda relation: calibrated(model.copy(), str(method), relation))
         if priors is not None:
             steps.append(lambda relation: reweighted(priors, relation))
         names = [f"{POSTERIOR}_{i}" for i in range(len(steps))] + [POSTERIOR]
@@ -318,8 +324,9 @@ def prediction(
     (actual, predicted, cost) of class_ids, :func:`sqlnb.decisions.costs`) the label of least
     expected cost: (doc_id, label, proba, expected_cost). The ``options`` are
     :meth:`Pipeline.build`'s (``doc``: of that document only; ``dialect``: built for that
-    engine, by default the database's own; ``calibrate``, ``priors``). A hierarchical model's
-    labels are its walk at ``confidence`` (default: the model's): (doc_id, label, proba, depth)."""
+    engine, by default the database's own; ``calibrate``, ``priors``; ``name``: the model's
+    name as a node, the SQL functions' parameter). A hierarchical model's labels are its walk
+    at ``confidence`` (default: the model's): (doc_id, label, proba, depth)."""
     walk = labels.confidence_for(entry, confidence)
     if walk is not None and confidence is not None and (proba or costs is not None):
         raise SqlnbError("--confidence walks the labels' tree: not with --proba or --costs")
@@ -327,6 +334,7 @@ def prediction(
     if walk is not None and not proba and costs is None:
         tree = Pipeline([*pipeline.ctes, *labels.walk_ctes(db, entry, POSTERIOR)], pipeline.inputs)
         return tree.select(labels.walk(walk))
+    model = options.get("name") or exp.convert(entry.name)
     if costs is not None:
         if proba:
             raise SqlnbError("--costs decides one label per document: it does not go with --proba")
@@ -335,7 +343,7 @@ def prediction(
             decisions=exp.to_table(DECISIONS),
             posterior=exp.to_table(POSTERIOR),
             label=label(entry),
-            model=entry.name,
+            model=model.copy(),
         )
         decisions = templates.select(
             "predict/costs.sql", posterior=exp.to_table(POSTERIOR), costs=costs
@@ -345,7 +353,7 @@ def prediction(
         "predict/proba.sql" if proba else "predict/labels.sql",
         posterior=exp.to_table(POSTERIOR),
         label=label(entry),
-        model=entry.name,
+        model=model.copy(),
     )
     return pipeline.select(final)
 

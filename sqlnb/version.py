@@ -1,3 +1,3 @@
 """sqlnb's version, recorded with every model it trains."""
 
-__version__ = "0.3.2"
+__version__ = "0.3.3"

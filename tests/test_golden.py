@@ -24,11 +24,12 @@ import sqlglot
 from sqlglot import exp
 
 import sqlnb
-from sqlnb import catalog, dictionaries, functions, unicode
+from sqlnb import catalog, functions, unicode
 from sqlnb.engine import DIALECTS, Database, dialects, scratch
 from sqlnb.engine.postgres import PostgresBackend
+from sqlnb.functions import clickhouse as dictionaries
+from sqlnb.functions.shape import Shape
 from sqlnb.kinds import KINDS
-from sqlnb.shape import Shape
 from tests import cli, goldens
 
 ALL = list(DIALECTS)  # the printed ones too: bigquery, snowflake, trino

@@ -1,6 +1,6 @@
--- One-vs-rest calibration of the $posterior (sigmoid or isotonic): each calibrated class's
--- probability p mapped by $mapped (over the model's calibration row c whose lo <= p < hi). With
--- two classes only the second is calibrated and the first gets 1 minus it, as scikit-learn's
+-- One-vs-rest calibration of the $posterior (a map: sql/calibrate/steps.sql): each calibrated
+-- class's probability p mapped by $mapped (over the model's calibration row c whose
+-- lo <= p < hi). With two classes only the second is calibrated and the first gets 1 minus it, as scikit-learn's
 -- CalibratedClassifierCV; sql/predict/renormalise.sql then divides by the sum.
 SELECT
   v.doc_id AS doc_id,

@@ -1,5 +1,6 @@
--- Temperature scaling: the joint log-likelihood of every (document, class) of $jll divided by
--- the model's temperature T (its calibration rows' a), so that the posterior is softmax(jll / T).
+-- The scale step of a calibration (sql/calibrate/steps.sql): the joint log-likelihood of every
+-- (document, class) of $jll divided by the model's T (its calibration rows' a), so that the
+-- posterior is softmax(jll / T).
 SELECT
   j.doc_id AS doc_id,
   j.class_id AS class_id,

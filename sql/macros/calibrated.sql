@@ -1,7 +1,7 @@
 -- sql/calibrate/calibrated.sql and sql/predict/renormalise.sql for the SQL functions, for any
--- model (sqlnb_model, a parameter: see sql/macros/temperature.sql): the $posterior rows UNION
--- ALL, for a sigmoid- or isotonic-calibrated model, each calibrated class's mapped probability
--- ($mapped over its calibration row k), grouped. A document of a calibrated model gets the
+-- model (sqlnb_model, a parameter: see sql/macros/scaled.sql): the $posterior rows UNION ALL,
+-- for a model whose calibration maps ($steps: sql/calibrate/steps.sql), each calibrated class's
+-- mapped probability ($mapped over its calibration row k), grouped. A document of a calibrated model gets the
 -- renormalised values and their argmax ($rank: sql/predict/argmax.sql of calibrated_proba, ties
 -- to the first class); any other keeps its posterior.
 SELECT
@@ -65,9 +65,9 @@ FROM (
           $mapped,
           1
         FROM $posterior AS p
-        JOIN sqlnb_calibration AS k
+        JOIN $steps AS k
           ON k.class_id = p.class_id AND p.proba >= k.lo AND p.proba < k.hi
-        WHERE k.model = sqlnb_model AND k.method IN ('sigmoid', 'isotonic')
+        WHERE k.model = sqlnb_model AND k.mapped
       ) AS u
       GROUP BY u.doc_id, u.class_id
     ) AS g

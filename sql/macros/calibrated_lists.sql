@@ -1,5 +1,5 @@
 -- sql/calibrate/calibrated.sql and sql/predict/renormalise.sql in DuckDB's list form, for a text
--- of a model calibrated by sigmoid or isotonic (l.calibrated; l the lookup row,
+-- of a model whose calibration maps (l.calibrated: sql/calibrate/steps.sql; l the lookup row,
 -- sql/macros/lookup.sql). $probas is the list of the text's uncalibrated posteriors in class
 -- order (pr). Each class with calibration rows maps its p by the row whose lo is the largest
 -- <= p ($mapped, of the variables p, lo, a, b and method: sqlnb.pipeline.mapping); a class

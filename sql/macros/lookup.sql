@@ -13,10 +13,10 @@
 --   labels: the classes' labels, in class order; settings: the model's tokenizer;
 --   idf, sublinear, norm: the model's document transform (sqlnb_transform: per word in the
 --     order of words, and its settings); transformed: whether it has one (rows there);
---   temperature: the model's T (1 unless calibrated by temperature); calibrated: whether it is
---     calibrated by sigmoid or isotonic; cal_method, cal_lo, cal_a, cal_b: per class (in class
---     order) its calibration rows' method and lists of lo, a and b in the order of lo (NULL for
---     a class without: the first class of two).
+--   scale: the model's T (1 unless its calibration scales: $steps, sql/calibrate/steps.sql);
+--     calibrated: whether its calibration maps; cal_method, cal_lo, cal_a, cal_b: per class (in
+--     class order) its map's method and lists of lo, a and b in the order of lo (NULL for a
+--     class without: the first class of two).
 -- Each list is one aggregate over the rows it lists (a LIST costs about 0.1 microsecond an
 -- element: the dense start list, four entries a word, is most of the row's cost).
 WITH
@@ -63,7 +63,7 @@ SELECT
   f.sublinear AS sublinear,
   f.norm AS norm,
   COALESCE(f.transformed, FALSE) AS transformed,
-  k.temperature AS temperature,
+  k.scale AS scale,
   k.calibrated AS calibrated,
   k.cal_method AS cal_method,
   k.cal_lo AS cal_lo,
@@ -120,7 +120,7 @@ CROSS JOIN (
 ) AS f
 CROSS JOIN (
   SELECT
-    COALESCE(MAX(q.t), CAST(1 AS DOUBLE)) AS temperature,
+    COALESCE(MAX(q.t), CAST(1 AS DOUBLE)) AS scale,
     COALESCE(MAX(q.n), 0) > 0 AS calibrated,
     LIST(q.method ORDER BY q.class_id) AS cal_method,
     LIST(q.lo ORDER BY q.class_id) AS cal_lo,
@@ -129,14 +129,14 @@ CROSS JOIN (
   FROM (
     SELECT
       c.class_id AS class_id,
-      MAX(CASE WHEN k.method = 'temperature' THEN k.a END) AS t,
-      COUNT(CASE WHEN k.method <> 'temperature' THEN 1 END) AS n,
-      MAX(CASE WHEN k.method <> 'temperature' THEN k.method END) AS method,
-      LIST(k.lo ORDER BY k.lo) FILTER (WHERE k.method <> 'temperature') AS lo,
-      LIST(k.a ORDER BY k.lo) FILTER (WHERE k.method <> 'temperature') AS a,
-      LIST(k.b ORDER BY k.lo) FILTER (WHERE k.method <> 'temperature') AS b
+      MAX(k.scale) AS t,
+      COUNT(CASE WHEN k.mapped THEN 1 END) AS n,
+      MAX(CASE WHEN k.mapped THEN k.method END) AS method,
+      LIST(k.lo ORDER BY k.lo) FILTER (WHERE k.mapped) AS lo,
+      LIST(k.a ORDER BY k.lo) FILTER (WHERE k.mapped) AS a,
+      LIST(k.b ORDER BY k.lo) FILTER (WHERE k.mapped) AS b
     FROM classes AS c
-    LEFT JOIN sqlnb_calibration AS k
+    LEFT JOIN $steps AS k
       ON k.model = $model AND k.class_id = c.class_id
     GROUP BY c.class_id
   ) AS q

@@ -3,7 +3,7 @@
 -- exp(jll - top), and its posterior, exp(jll - (top + ln(total))), where top is the document's
 -- largest jll and total the sum of its terms. top + ln(total) is the log-sum-exp, rounded
 -- before it is subtracted as scikit-learn rounds it, so that a posterior that is 1 there is 1
--- here (isotonic calibration's thresholds depend on it). A NULL jll is -infinity (term 0,
+-- here (a calibration map's thresholds depend on it). A NULL jll is -infinity (term 0,
 -- posterior 0); terms and posteriors below exp(-700) are 0; if every jll of a document is NULL
 -- (top NULL) its posterior is undefined (NULL).
 SELECT

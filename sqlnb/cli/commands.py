@@ -317,9 +317,8 @@ def calibrate(
         fitted = m.calibrate(data, labels, method, keep)  # checks the data first
         before = m.evaluate(data, labels, calibrate=False)
         after = load(database, model_name).evaluate(data, labels)
-    detail = f" (T = {fitted.rows[0][3]:.6g})" if method == "temperature" else ""
     echo(
-        f"calibrated model {model_name!r} by {method}{detail} on {fitted.n_docs} documents: "
+        f"calibrated model {model_name!r} by {method}{fitted.detail} on {fitted.n_docs} documents: "
         f"log-loss {before['log_loss']:.4f} -> {after['log_loss']:.4f}, ECE "
         f"{before['ece']:.4f} -> {after['ece']:.4f}, Brier {before['brier']:.4f} -> "
         f"{after['brier']:.4f}, accuracy {before['accuracy']:.4f} -> {after['accuracy']:.4f}"

@@ -90,9 +90,9 @@ class Dialect:
     # True where LOWER applies Unicode's full lowercase mapping (İ to i + U+0307, a final Σ to
     # ς: Java's, ClickHouse's lowerUTF8): those two are mapped first, as every other engine's.
     full_lower: bool = False
-    # The form of the ad-hoc SQL functions sqlnb keeps in the database (sqlnb_classify, ...):
-    # "macros" (DuckDB's), "postgres" (SQL functions and a PL/pgSQL table function), "spark"
-    # (SQL functions); None where it keeps none.
+    # The class of the ad-hoc SQL functions sqlnb keeps in the database (sqlnb_classify, ...),
+    # "module:Class" (sqlnb.functions.forms.of): DuckDB's macros, PostgreSQL's SQL functions
+    # and PL/pgSQL table function, Spark's and ClickHouse's SQL functions; None: it keeps none.
     functions: str | None = None
     # True where the engine checks a function's tables when it is created: the functions
     # wait until the database has a text model.
@@ -189,7 +189,7 @@ DIALECTS: dict[str, Dialect] = {
             "duckdb",
             fail="error",
             split_hash="HASH",
-            functions="macros",
+            functions="sqlnb.functions.engines:DuckDBMacros",
             table_function=True,
             folds=True,
             reads_parquet=True,
@@ -217,7 +217,7 @@ DIALECTS: dict[str, Dialect] = {
             index_model=True,
             lookup="hash",
             expands_classes=True,
-            functions="postgres",
+            functions="sqlnb.functions.engines:PostgresFunctions",
             functions_check_tables=True,
             table_function=True,
         ),
@@ -234,7 +234,7 @@ DIALECTS: dict[str, Dialect] = {
             backtracking_regex=True,
             full_lower=True,
             partition_by_model=True,
-            functions="spark",
+            functions="sqlnb.functions.engines:SparkFunctions",
             functions_check_tables=True,
             reads_parquet=True,
         ),
@@ -249,7 +249,7 @@ DIALECTS: dict[str, Dialect] = {
             update=False,
             settings=tuple(f"SET {k} = {v}" for k, v in CLICKHOUSE_SETTINGS.items()),
             full_lower=True,
-            functions="clickhouse",
+            functions="sqlnb.functions.engines:ClickHouseFunctions",
         ),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
         # POSIX extended regular expressions: no \pL, no (?:...)

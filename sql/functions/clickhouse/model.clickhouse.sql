@@ -3,13 +3,13 @@
 -- whether a word has a zero count in a class (its rows of sqlnb_ch_weights, written first;
 -- without, the functions add up no zero counts), its
 -- tokenizer's settings ('' for none), its document transform (sqlnb_transform's settings), its
--- temperature (1 if none) and per class its sigmoid or isotonic calibration rows, as lists
--- in the order of lo (sqlnb_calibration; empty for a class without).
+-- calibration's scale (1 if none) and per class its map's rows, as lists in the order of lo
+-- ({steps}: sql/calibrate/steps.sql; empty for a class without).
 INSERT INTO sqlnb_ch_models
 SELECT
   {model: String} AS model,
   c.labels, b.base, b.base_zero, b.presence, z.zeros, t.settings, f.transformed, f.sublinear,
-  f.norm, k.temperature, k.calibrated, k.cal_method, k.cal_lo, k.cal_a, k.cal_b
+  f.norm, k.scale, k.calibrated, k.cal_method, k.cal_lo, k.cal_a, k.cal_b
 FROM (
   SELECT arrayMap(x -> x.2, arraySort(x -> x.1, groupArray((class_id, toString(label))))) AS labels
   FROM sqlnb_classes WHERE model = {model: String}
@@ -40,7 +40,7 @@ CROSS JOIN (
 ) AS f
 CROSS JOIN (
   SELECT
-    toFloat64(ifNull(max(q.t), 1)) AS temperature,
+    toFloat64(ifNull(max(q.t), 1)) AS scale,
     toUInt8(sum(q.n) > 0) AS calibrated,
     arrayMap(x -> x.2, arraySort(x -> x.1, groupArray((q.class_id, q.method)))) AS cal_method,
     arrayMap(x -> x.2, arraySort(x -> x.1, groupArray((q.class_id, q.lo)))) AS cal_lo,
@@ -49,14 +49,14 @@ CROSS JOIN (
   FROM (
     SELECT
       c.class_id AS class_id,
-      maxIf(k.a, k.method = 'temperature') AS t,
-      countIf(k.method IN ('sigmoid', 'isotonic')) AS n,
-      toString(ifNull(anyIf(k.method, k.method IN ('sigmoid', 'isotonic')), '')) AS method,
-      arrayMap(y -> toFloat64(y.1), arraySort(y -> y.1, groupArrayIf((k.lo, k.a, k.b), k.method IN ('sigmoid', 'isotonic')))) AS lo,
-      arrayMap(y -> toFloat64(y.2), arraySort(y -> y.1, groupArrayIf((k.lo, k.a, k.b), k.method IN ('sigmoid', 'isotonic')))) AS a,
-      arrayMap(y -> toFloat64(y.3), arraySort(y -> y.1, groupArrayIf((k.lo, k.a, k.b), k.method IN ('sigmoid', 'isotonic')))) AS b
+      max(k.scale) AS t,
+      countIf(k.mapped) AS n,
+      toString(ifNull(anyIf(k.method, k.mapped), '')) AS method,
+      arrayMap(y -> toFloat64(y.1), arraySort(y -> y.1, groupArrayIf((k.lo, k.a, k.b), k.mapped))) AS lo,
+      arrayMap(y -> toFloat64(y.2), arraySort(y -> y.1, groupArrayIf((k.lo, k.a, k.b), k.mapped))) AS a,
+      arrayMap(y -> toFloat64(y.3), arraySort(y -> y.1, groupArrayIf((k.lo, k.a, k.b), k.mapped))) AS b
     FROM sqlnb_classes AS c
-    LEFT JOIN sqlnb_calibration AS k
+    LEFT JOIN (SELECT * FROM {steps: Identifier}) AS k
       ON k.model = c.model AND k.class_id = c.class_id
     WHERE c.model = {model: String}
     GROUP BY c.class_id

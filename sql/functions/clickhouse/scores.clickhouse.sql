@@ -1,5 +1,5 @@
 -- The joint log-likelihood of one text under a text model, one per class in class order, in
--- ClickHouse's SQL functions (sqlnb_classify, sqlnb_proba; sqlnb.macros): ClickHouse's
+-- ClickHouse's SQL functions (sqlnb_classify, sqlnb_proba; sqlnb.functions): ClickHouse's
 -- functions are lambdas and take no subquery, so the model is read from dictionaries: {words},
 -- per (model, word) the word's key (0: a word the model does not have), {weights}, per key + i - 1
 -- the word's weight w and zero count z in class i and its idf (see words.clickhouse.sql), and the

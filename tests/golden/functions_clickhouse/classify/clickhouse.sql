@@ -1,6 +1,6 @@
 -- sqlnb_classify(model, text): the label of raw text, tokenized with the model's own settings,
--- as a lambda over the dictionaries (sqlnb/dictionaries.py); an unknown name, or a model without
--- a tokenizer, raises an error.
+-- as a lambda over the dictionaries (sqlnb/functions/clickhouse.py); an unknown name, or a
+-- model without a tokenizer, raises an error.
 CREATE OR REPLACE FUNCTION sqlnb_classify AS (sqlnb_model, sqlnb_text) -> CASE
   WHEN throwIf(
     NOT dictHas('sqlnb_ch_models_dict', sqlnb_model),

@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS "default".sqlnb_ch_models (
   transformed UInt8,
   sublinear UInt8,
   norm String,
-  temperature Float64,
+  scale Float64,
   calibrated UInt8,
   cal_method Array(String),
   cal_lo Array(Array(Float64)),

@@ -10,7 +10,7 @@ CREATE DICTIONARY IF NOT EXISTS "default".sqlnb_ch_models_dict (
   transformed UInt8,
   sublinear UInt8,
   norm String,
-  temperature Float64,
+  scale Float64,
   calibrated UInt8,
   cal_method Array(String),
   cal_lo Array(Array(Float64)),

@@ -128,7 +128,7 @@ FROM (
     f.sublinear AS sublinear,
     f.norm AS norm,
     COALESCE(f.transformed, FALSE) AS transformed,
-    k.temperature AS temperature,
+    k.scale AS scale,
     k.calibrated AS calibrated,
     k.cal_method AS cal_method,
     k.cal_lo AS cal_lo,
@@ -197,7 +197,7 @@ FROM (
   ) AS f
   CROSS JOIN (
     SELECT
-      COALESCE(MAX(q.t), CAST(1 AS DOUBLE)) AS temperature,
+      COALESCE(MAX(q.t), CAST(1 AS DOUBLE)) AS scale,
       COALESCE(MAX(q.n), 0) > 0 AS calibrated,
       ARRAY_AGG(q.method ORDER BY q.class_id) AS cal_method,
       ARRAY_AGG(q.lo ORDER BY q.class_id) AS cal_lo,
@@ -206,17 +206,29 @@ FROM (
     FROM (
       SELECT
         c.class_id AS class_id,
-        MAX(CASE WHEN k.method = 'temperature' THEN k.a END) AS t,
-        COUNT(CASE WHEN k.method <> 'temperature' THEN 1 END) AS n,
-        MAX(CASE WHEN k.method <> 'temperature' THEN k.method END) AS method,
+        MAX(k.scale) AS t,
+        COUNT(CASE WHEN k.mapped THEN 1 END) AS n,
+        MAX(CASE WHEN k.mapped THEN k.method END) AS method,
         ARRAY_AGG(k.lo ORDER BY k.lo) FILTER(WHERE
-          k.method <> 'temperature') AS lo,
+          k.mapped) AS lo,
         ARRAY_AGG(k.a ORDER BY k.lo) FILTER(WHERE
-          k.method <> 'temperature') AS a,
+          k.mapped) AS a,
         ARRAY_AGG(k.b ORDER BY k.lo) FILTER(WHERE
-          k.method <> 'temperature') AS b
+          k.mapped) AS b
       FROM classes AS c
-      LEFT JOIN sqlnb_calibration AS k
+      LEFT JOIN (
+        SELECT
+          k.model AS model,
+          k.method AS method,
+          k.class_id AS class_id,
+          k.lo AS lo,
+          k.hi AS hi,
+          k.a AS a,
+          k.b AS b,
+          CASE WHEN k.method = 'temperature' THEN k.a END AS scale,
+          k.method <> 'temperature' AS mapped
+        FROM sqlnb_calibration AS k
+      ) AS k
         ON k.model = '' AND k.class_id = c.class_id
       GROUP BY
         c.class_id

@@ -4,32 +4,38 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
 from sqlnb import catalog, templates
 from sqlnb.catalog import TOKENIZERS
-from sqlnb.engine import Database, functions
+from sqlnb.errors import SqlnbError
+from sqlnb.functions import forms, wrap
 from sqlnb.kinds import KINDS
 from sqlnb.kinds.text import DOC_COUNT
 
-LOOKUP = "sqlnb_lookup"  # DuckDB's stored lookup rows (sqlnb.lists)
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
+    from sqlnb.functions.forms import Form
+
+LOOKUP = "sqlnb_lookup"  # DuckDB's stored lookup rows (sqlnb.functions.lists)
 
 # The functions' parameters: the model's name, the text (and sqlnb_predict's tokens table).
-MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in (functions.MODEL, "sqlnb_text", "sqlnb_tokens"))
+MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in (wrap.MODEL, "sqlnb_text", "sqlnb_tokens"))
 
 
 @dataclass(frozen=True)
 class Shape:
     """What the functions are built for: the database's tokenizers (canonical JSON, see
-    :meth:`Tokenizer.key`) and whether any model is calibrated by temperature, by a map
-    (sigmoid or isotonic), or has a document transform; on DuckDB, whether a text model has
-    no stored lookup row (``lazy``: the macros then build it in each query). A step no model
-    needs is left out of them (on DuckDB, binding a function's unused branches costs more than
-    running it)."""
+    :meth:`Tokenizer.key`) and whether any model's calibration scales its joint log-likelihood
+    or maps its posterior (:data:`sqlnb.catalog.METHODS`), or has a document transform; on
+    DuckDB, whether a text model has no stored lookup row (``lazy``: the macros then build it
+    in each query). A step no model needs is left out of them (on DuckDB, binding a function's
+    unused branches costs more than running it)."""
 
     tokenizers: tuple[str, ...] = ()
-    temperature: bool = True
+    scaled: bool = True
     mapped: bool = True
     transformed: bool = True
     lazy: bool = True
@@ -38,12 +44,15 @@ class Shape:
     models: tuple[tuple[str, str], ...] = ()
     hierarchy: bool = False  # a model's labels form a tree (sqlnb.labels): DuckDB walks it
 
-    MARKS = ("+temperature", "+mapped", "+transformed", "+lazy")
+    MARKS = ("+scaled", "+mapped", "+transformed", "+lazy")
     MODEL = "=model "
 
     @classmethod
-    def of(cls, db: Database) -> Shape:
-        """The database's shape now."""
+    def of(cls, db: Database, form: Form | None = None) -> Shape:
+        """The database's shape now, for its ``form`` of functions (default: its own)."""
+        form = form or forms.of(db)
+        if form is None:
+            raise SqlnbError(f"{db.dialect.name} keeps no SQL functions")
         tokenizers = tuple(r[0] for r in db.fetch(distinct_tokenizers()))
         methods: set[str] = set()
         if db.relation_type(catalog.CALIBRATION.node()) is not None:
@@ -53,17 +62,18 @@ class Shape:
         if db.relation_type(DOC_COUNT.node()) is not None:
             query = exp.select(exp.func("COUNT", exp.Star())).from_(DOC_COUNT.node())
             transformed = bool(db.fetch(query)[0][0])
-        mapped = bool(methods & {"sigmoid", "isotonic"})
-        models = _signatures(db) if db.dialect.functions == "postgres" else ()
-        lazy = db.dialect.functions == "macros" and bool(missing(db))
+        steps = {catalog.METHODS.get(m) for m in methods}
+        models = _signatures(db) if form.by_model else ()
+        lazy = form.lookup_rows and bool(missing(db))
+        scaled, mapped = catalog.SCALE in steps, catalog.MAP in steps
         params = db.fetch(exp.select("params").from_(catalog.MODELS.node()))
         tree = any("hierarchy" in json.loads(str(p[0])) for p in params)
-        return cls(tokenizers, "temperature" in methods, mapped, transformed, lazy, models, tree)
+        return cls(tokenizers, scaled, mapped, transformed, lazy, models, tree)
 
     @property
     def keys(self) -> list[str]:
         """As recorded in sqlnb_functions: the tokenizers, a mark for each step, the models."""
-        flags = (self.temperature, self.mapped, self.transformed, self.lazy)
+        flags = (self.scaled, self.mapped, self.transformed, self.lazy)
         marks = [m for m, on in zip(self.MARKS, flags) if on] + ["+hierarchy"] * self.hierarchy
         models = [self.MODEL + json.dumps(pair) for pair in self.models]
         return [*self.tokenizers, *marks, *models]
@@ -73,15 +83,15 @@ class Shape:
         pairs = [json.loads(k.removeprefix(cls.MODEL)) for k in keys if k.startswith(cls.MODEL)]
         models = tuple((str(pair[0]), str(pair[1])) for pair in pairs)
         plain = [k for k in keys if not k.startswith(cls.MODEL)]
-        temperature, mapped, transformed, lazy = (m in keys for m in cls.MARKS)
+        scaled, mapped, transformed, lazy = (m in keys for m in cls.MARKS)
         tokenizers = tuple(k for k in plain if k not in cls.MARKS)
         tokenizers = tuple(k for k in tokenizers if k != "+hierarchy")
-        return cls(tokenizers, temperature, mapped, transformed, lazy, models, "+hierarchy" in keys)
+        return cls(tokenizers, scaled, mapped, transformed, lazy, models, "+hierarchy" in keys)
 
 
 def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
     """(model, signature) of each text model with a tokenizer, in name order: models of one
-    signature score with the same SQL (:func:`_branches`)."""
+    signature score with the same SQL (:func:`sqlnb.functions.rows.branches`)."""
     methods: dict[str, str] = {}
     if db.relation_type(catalog.CALIBRATION.node()) is not None:
         query = (
@@ -107,8 +117,8 @@ def distinct_tokenizers() -> exp.Select:
 
 
 def stored(db: Database) -> bool:
-    """Whether this database keeps lookup rows (DuckDB's macros)."""
-    return db.dialect.functions == "macros" and db.relation_type(exp.to_table(LOOKUP)) is not None
+    """Whether this database keeps lookup rows (DuckDB's macros: ``Form.lookup_rows``)."""
+    return db.relation_type(exp.to_table(LOOKUP)) is not None
 
 
 def missing(db: Database) -> list[str]:

@@ -6,16 +6,19 @@ grouped every token row by its text)."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
 from sqlnb import catalog, labels, templates
-from sqlnb.engine import Database
+from sqlnb.functions.shape import LOOKUP, MODEL, TEXT, Shape, stored
 from sqlnb.kinds import wide
 from sqlnb.kinds.text import norm, value
 from sqlnb.pipeline import joint, mapping, normalised
-from sqlnb.shape import LOOKUP, MODEL, TEXT, Shape, stored
 from sqlnb.tokenizer import Tokenizer
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
 
 TOKENS = "sqlnb_tokens"  # the text's tokens, beside the lookup row's columns
 
@@ -38,22 +41,27 @@ def forget(db: Database, model: str | None, *, everything: bool = False) -> list
 
 def made(db: Database) -> list[exp.Expr]:
     """sqlnb_lookup, made if missing (before the macros that read it)."""
-    if db.dialect.functions != "macros":
-        return []
     rows = _lookup_rows("", exp.false())
     return [exp.Create(this=exp.to_table(LOOKUP), kind="TABLE", exists=True, expression=rows)]
 
 
+def outdated(db: Database) -> list[exp.Expr]:
+    """sqlnb_lookup dropped (with its rows) if another sqlnb made it with other columns than
+    this one's lookup row has: :func:`made` then makes it again."""
+    if not stored(db):
+        return []
+    columns = ["model", *_lookup(exp.null()).named_selects]
+    if list(db.columns(exp.to_table(LOOKUP))) == columns:
+        return []
+    return [exp.Drop(kind="TABLE", exists=True, tables=[exp.to_table(LOOKUP)])]
+
+
 def lookups(db: Database, models: list[str]) -> list[exp.Expr]:
     """The statements that store the lookup rows (``sql/macros/lookup.sql``) of text models
-    ``models`` (from :func:`sqlnb.shape.missing`), for DuckDB's macros to read instead of
+    ``models`` (from :func:`sqlnb.functions.shape.missing`), for DuckDB's macros to read instead of
     building them in each query: building one costs 0.19 s for 28,445 words and 2.9 s for
     312,642, reading it 3 and 17 ms (``sqlnb functions``)."""
-    return [
-        exp.insert(_lookup_rows(name, exp.true()), exp.to_table(LOOKUP))
-        for name in models
-        if db.dialect.functions == "macros"
-    ]
+    return [exp.insert(_lookup_rows(name, exp.true()), exp.to_table(LOOKUP)) for name in models]
 
 
 def _lookup_rows(model: str, where: exp.Expr) -> exp.Select:
@@ -68,6 +76,7 @@ def _lookup(model: exp.Expr, wanted: exp.Expr | None = None) -> exp.Select:
     return templates.select(
         "macros/lookup.sql",
         model=model,
+        steps=catalog.steps(),
         weights=word_weights(model, wanted),
         bucket=bucket(templates.col("word", "w"), templates.col("buckets", "z")),
     )
@@ -169,12 +178,12 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
         bucket=bucket(exp.column("t"), templates.col("buckets", "l")),
         per_class=per_class,
     ).values()
-    if shape.temperature:  # softmax(jll / T), T 1 for a model without
+    if shape.scaled:  # softmax(jll / T), T 1 for a model without
         jll = exp.func(
             "LIST_TRANSFORM",
             jll,
             exp.Lambda(
-                this=exp.Div(this=exp.column("v"), expression=templates.col("temperature", "l")),
+                this=exp.Div(this=exp.column("v"), expression=templates.col("scale", "l")),
                 expressions=[exp.to_identifier("v")],
             ),
         )
@@ -195,7 +204,7 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
 
 def decided(jll: exp.Expr, shape: Shape, *, probas: bool = False) -> dict[str, exp.Expr]:
     """The ``label`` and ``proba`` of a text from its list of joint log-likelihoods: normalised
-    and ranked by the list form's rules, calibrated (sigmoid or isotonic) where the model of
+    and ranked by the list form's rules, calibrated (mapped one-vs-rest) where the model of
     row ``l`` is and ``shape`` needs it. DuckDB's macros and ClickHouse's lambdas share it."""
     top, total = exp.column("top"), exp.column("total")
     posterior = templates.expressions(
@@ -207,7 +216,7 @@ def decided(jll: exp.Expr, shape: Shape, *, probas: bool = False) -> dict[str, e
         position=position(exp.column("j"), top),
     )
     chosen = {name: posterior[name] for name in ("label", "proba")}
-    if shape.mapped:  # sigmoid or isotonic: the label and probability of the calibrated list
+    if shape.mapped:  # a map: the label and probability of the calibrated list
         calibrated = templates.expressions(
             "macros/calibrated_lists.sql",
             probas=posterior["probas"],

@@ -19,18 +19,22 @@ from __future__ import annotations
 
 import contextlib
 import json
+from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from sqlnb import catalog, lists, templates
-from sqlnb.engine import Database
-from sqlnb.engine.functions import filled
+from sqlnb import catalog, templates
 from sqlnb.errors import SqlnbError
+from sqlnb.functions import lists
+from sqlnb.functions.shape import MODEL, TEXT, Shape
+from sqlnb.functions.wrap import filled
 from sqlnb.kinds import KINDS
 from sqlnb.kinds.text import norm, value
 from sqlnb.pipeline import joint
-from sqlnb.shape import MODEL, TEXT, Shape
 from sqlnb.tokenizer import Tokenizer
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
 
 WORDS, WEIGHTS, MODELS = "sqlnb_ch_words", "sqlnb_ch_weights", "sqlnb_ch_models"
 TABLES = (WORDS, WEIGHTS, MODELS)
@@ -126,7 +130,7 @@ def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
                 for file, extra in (  # the keys, then what they key, then the model's row
                     ("words", {"classes": classes.subquery()}),
                     ("weights", {"weights": lists.word_weights(model.copy())}),
-                    ("model", {}),
+                    ("model", {"steps": catalog.steps()}),
                 )
             ]
     current = database(db)
@@ -188,8 +192,8 @@ def _functions(shape: Shape) -> tuple[exp.Expr, exp.Expr]:
             total(exp.Mul(this=v.copy(), expression=v.copy())),
         ),
     ).values()
-    if shape.temperature:
-        scaled = exp.Div(this=exp.column("t"), expression=field("temperature"))
+    if shape.scaled:
+        scaled = exp.Div(this=exp.column("t"), expression=field("scale"))
         jll = exp.func(
             "arrayMap", exp.Lambda(this=scaled, expressions=[exp.to_identifier("t")]), jll
         )

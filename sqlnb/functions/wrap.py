@@ -1,7 +1,7 @@
-"""What a SQL function can be on each engine, and how sqlnb writes its own into one: the
-pipelines of :mod:`sqlnb.macros` (engine-neutral trees) wrapped as PostgreSQL's SQL and
-PL/pgSQL functions, Spark's SQL functions, or called from SQLite's Python functions. DuckDB's
-macros are the trees as they are (``sql/macros/*.sql``)."""
+"""How sqlnb writes a function's tree into an engine's function: the rows form's trees
+(:mod:`sqlnb.functions.rows`, engine-neutral) wrapped as PostgreSQL's SQL and PL/pgSQL
+functions, Spark's SQL functions, or run by SQLite's Python functions, DuckDB's error() as the
+engine's own. DuckDB's macros are the trees as they are (``sql/macros/*.sql``)."""
 
 from __future__ import annotations
 
@@ -22,15 +22,6 @@ ID_TYPE = "sqlnb_id_type"  # ... and the type of its ids, the type of its third 
 # PostgreSQL's text types: sqlnb_classify and sqlnb_proba take each pair (sql/functions/
 # postgres/typed.sql.in), so that a call finds its exact match in the models' schema.
 TEXT_TYPES = ("TEXT", "VARCHAR", "BPCHAR")
-
-
-def table_argument(form: str | None, argument: exp.Expr) -> exp.Table:
-    """The tokens table sqlnb_predict(model, tokens_table) reads, named by its argument:
-    DuckDB's query_table(argument); in PostgreSQL's PL/pgSQL function a placeholder table
-    that format() replaces with the argument, quoted (:func:`postgres`)."""
-    if form == "postgres":
-        return exp.table_(SOURCE, db="pg_temp")
-    return exp.Table(this=exp.Anonymous(this="query_table", expressions=[argument]))
 
 
 def postgres(

@@ -1,0 +1,250 @@
+"""The rows form of the SQL functions: a text (or a tokens table) scored by a join and a GROUP
+BY, as ``predict`` scores documents. Two variants of one tree: the pipeline ``predict`` runs for
+one model, its name the functions' parameter (:func:`one_text`: PostgreSQL's branches, SQLite's
+functions), and that of any model, each kind's base and parts for its models
+(:func:`labels`: Spark's functions, PostgreSQL's fallback and sqlnb_predict, DuckDB's
+sqlnb_predict). The steps after the joint log-likelihood (scale, posterior, map, label) are
+written once, here, for every engine that scores rows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from sqlnb import catalog, templates
+from sqlnb.catalog import TOKENIZERS
+from sqlnb.engine import dialects
+from sqlnb.functions.shape import MODEL, TEXT, Shape
+from sqlnb.inputs import Docs, Tokens
+from sqlnb.kinds import KINDS
+from sqlnb.kinds.text import BASE
+from sqlnb.pipeline import (
+    DOCUMENTS,
+    JLL,
+    POSTERIOR,
+    RAW_JLL,
+    Pipeline,
+    joint_of,
+    mapping,
+    posterior,
+    prediction,
+    ranked,
+)
+from sqlnb.tokenizer import Tokenizer
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
+    from sqlnb.kinds.base import Kind
+
+INPUT = "sqlnb_input"
+
+
+@dataclass(frozen=True)
+class _Text(Docs):
+    """The macro's text argument as a one-row docs table."""
+
+    def node(self) -> exp.Expr:
+        return exp.select(exp.convert(1).as_("doc_id"), TEXT.as_("text")).subquery("s")
+
+    def check(self, db: Database) -> None:
+        pass
+
+
+def branches(db: Database, shape: Shape) -> list[tuple[list[str], dict[str, exp.Expr]]]:
+    """PostgreSQL's functions branch by model: for the models of each signature, the label
+    and the probability of the text by the pipeline ``predict`` runs for the first of them
+    (:func:`sqlnb.pipeline.prediction`, asking the model's kind), its name the functions'
+    parameter. (The pipeline of any model, :func:`labels`, costs a third more a call.)"""
+    groups: dict[str, list[str]] = {}
+    for name, signature in shape.models:
+        groups.setdefault(signature, []).append(name)
+    found = []
+    for names in groups.values():
+        one = one_text(db, catalog.entry(db, names[0]))
+        values: dict[str, exp.Expr] = {
+            c: exp.select(exp.column(c, "o")).from_(one.copy().subquery("o")).subquery()
+            for c in ("label", "proba")
+        }
+        found.append((names, values))
+    return found
+
+
+def scalars(db: Database, shape: Shape) -> tuple[exp.Expr, exp.Expr]:
+    """The label and the probability of the text sqlnb_text under the model sqlnb_model, any
+    model, each checked first (the scalar functions of PostgreSQL and Spark)."""
+    one = exp.select(exp.convert(1).as_("doc_id"))
+    text = labels(text_tokens(db, list(shape.tokenizers)), one, shape)
+    found = (scalar(text, c, db.dialect.table_function) for c in ("label", "proba"))
+    return next(found), next(found)
+
+
+def table(source: exp.Table, shape: Shape) -> exp.Select:
+    """sqlnb_predict's rows (doc_id, label, proba) of the tokens table ``source`` (doc_id,
+    word, count) under any text model sqlnb_model; an error for a model that is none."""
+    read = Tokens("sqlnb_tokens").render(templates.col("count", quoted=True), source)
+    documents = templates.select("input/documents.sql", source=exp.to_table(INPUT))
+    scored = labels(read, documents, shape)
+    ok = exp.select(_checked(BASE.node(), "is not a text model", exp.true()).as_("ok"))
+    return (
+        exp.select("*")
+        .from_(scored.subquery("q"))
+        .join(ok.subquery("g"), join_type="CROSS")
+        .where(exp.column("ok", "g"))
+    )
+
+
+def scalar(text: exp.Select, column: str, table_function: bool) -> exp.Expr:
+    """One column (label or proba) of the text pipeline's one row, checked first."""
+    # MAX of the one row: Spark takes only an aggregate as a correlated scalar subquery
+    value = exp.select(exp.Max(this=exp.column(column, "q"))).from_(text.subquery("q")).subquery()
+    return checked_text(value, table_function)
+
+
+def checked_text(value: exp.Expr, table_function: bool) -> exp.Expr:
+    """``value``, or an error for a model that does not exist or has no tokenizer."""
+    tokens = "sqlnb_predict" if table_function else "sqlnb predict"
+    why = f"has no tokenizer (it was not trained from text): classify its tokens with {tokens}"
+    return _checked(TOKENIZERS.node(), why, value)
+
+
+def one_text(db: Database, entry: catalog.Entry) -> exp.Select:
+    """(label as text, proba) of the text sqlnb_text by the pipeline ``predict`` runs for
+    model ``entry``, the model's name the parameter sqlnb_model (:func:`sqlnb.pipeline.
+    prediction`, which asks the model's kind)."""
+    one = exp.select(exp.convert(1).as_("doc_id"))
+    source = _Text("sqlnb_text")
+    built = prediction(
+        db,
+        entry,
+        source,
+        guard=False,
+        check=False,
+        documents=one,
+        dialect=db.dialect.name,
+        name=MODEL.copy(),  # built with the parameter, not the name: one query per signature
+    )
+    if db.dialect.lookup == "hash":
+        keyed(built)
+    label = exp.cast(exp.column("label", "q"), "VARCHAR")
+    return exp.select(
+        exp.Max(this=label).as_("label"), exp.Max(this=exp.column("proba", "q")).as_("proba")
+    ).from_(built.subquery("q"))
+
+
+def keyed(tree: exp.Expr) -> None:
+    """Each join of ``tree`` to a table the functions look words up in (``ModelTable.lookup``)
+    also says the equality of the lookup key (``dialects.lookup_key``: the model parameter and
+    the word it is joined on), which the engine's hash index answers in one probe."""
+    lookups = {t.name: t.lookup for k in KINDS.values() for t in catalog.tables(k) if t.lookup}
+    for join in tree.find_all(exp.Join):
+        table, on = join.this, join.args.get("on")
+        if not isinstance(table, exp.Table) or table.name not in lookups or on is None:
+            continue
+        alias = table.alias_or_name
+        found = {"model": MODEL.copy()}
+        for eq in on.find_all(exp.EQ):
+            for side, other in ((eq.this, eq.expression), (eq.expression, eq.this)):
+                if isinstance(side, exp.Column) and side.table == alias:
+                    found[side.name] = other
+        columns = lookups[table.name]
+        if all(c in found for c in columns):
+            keys = (
+                dialects.lookup_key([exp.column(c, alias) for c in columns]),
+                dialects.lookup_key([found[c].copy() for c in columns]),
+            )
+            join.set("on", exp.and_(on, exp.EQ(this=keys[0], expression=keys[1])))
+
+
+def _checked(needs: exp.Table, why: str, value: exp.Expr) -> exp.Expr:
+    (expression,) = templates.expressions(
+        "macros/check.sql", needs=needs, why=why, value=value
+    ).values()
+    return expression
+
+
+def text_tokens(db: Database, keys: list[str]) -> exp.Query:
+    """The macro's text as tokens, by the model's own tokenizer: with one tokenizer in the
+    database, that one; with several, each where the model has it."""
+    branches: list[exp.Query] = []
+    for key in keys:
+        query: exp.Query = Tokenizer.from_dict(json.loads(key)).tokens(
+            _Text("sqlnb_text"), db, grouped=False, split=False
+        )
+        if len(keys) > 1:
+            mine = (
+                exp.select("model")
+                .from_(TOKENIZERS.node())
+                .where(exp.column("settings").eq(exp.convert(key)))
+            )
+            query = exp.select("*").from_(query.subquery("k")).where(MODEL.isin(query=mine))
+        branches.append(query)
+    if not branches:  # no tokenizer yet: no token (the check refuses every model)
+        empty = exp.select(
+            exp.convert(1).as_("doc_id"),
+            exp.cast(exp.null(), "VARCHAR").as_("word"),
+            exp.cast(exp.convert(1), "DOUBLE").as_("count"),
+        ).where(exp.false())
+        branches.append(empty)
+    union = branches[0]
+    for branch in branches[1:]:
+        union = exp.union(union, branch, distinct=False)
+    return union
+
+
+def _by_kind(part: Callable[[Kind], exp.Expr]) -> exp.Query:
+    """``part`` of each kind the functions serve, for the model ``sqlnb_model`` if it is of
+    that kind: the kind is asked for its own base and parts (:meth:`Kind.any_parts`)."""
+    branches: list[exp.Query] = []
+    for the_kind in KINDS.values():
+        if the_kind.functions:
+            mine = (
+                exp.select("model")
+                .from_(catalog.MODELS.node())
+                .where(exp.column("kind").eq(exp.convert(the_kind.name)))
+            )
+            found = exp.Subquery(this=part(the_kind), alias="k")
+            branches.append(exp.select("*").from_(found).where(MODEL.isin(query=mine)))
+    union: exp.Query = branches[0]
+    for other in branches[1:]:
+        union = exp.union(union, other, distinct=False)
+    return union
+
+
+def labels(tokens: exp.Query, documents: exp.Query, shape: Shape) -> exp.Select:
+    """(doc_id, label, proba) of the documents, scored from ``tokens`` by the model
+    ``sqlnb_model``, whatever its kind, by the rules of its kind (:func:`_by_kind`), with the
+    steps of the database's ``shape``."""
+    input_tokens = exp.select("*").from_(INPUT)
+    jll = templates.select(
+        "macros/jll.sql",
+        jll=joint_of(),
+        documents=exp.to_table(DOCUMENTS),
+        base=_by_kind(lambda k: k.base(MODEL)),
+        parts=_by_kind(lambda k: k.any_parts(MODEL, input_tokens.copy(), shape.transformed)),
+    )
+    steps: list[tuple[str, exp.Query]] = [(INPUT, tokens), (DOCUMENTS, documents)]
+    if shape.scaled:
+        scaled = templates.select(
+            "macros/scaled.sql", jll=exp.to_table(RAW_JLL), steps=catalog.steps()
+        )
+        steps += [(RAW_JLL, jll), (JLL, scaled)]
+    else:
+        steps.append((JLL, jll))
+    if shape.mapped:
+        raw = f"{POSTERIOR}_raw"
+        calibrated = templates.select(
+            "macros/calibrated.sql",
+            posterior=exp.to_table(raw),
+            mapped=mapping(None, "k"),
+            steps=catalog.steps(),
+            rank=ranked("n", "calibrated_proba"),
+        )
+        steps += [(raw, posterior()), (POSTERIOR, calibrated)]
+    else:
+        steps.append((POSTERIOR, posterior()))
+    final = templates.select("macros/label.sql", posterior=exp.to_table(POSTERIOR))
+    return Pipeline(steps).select(final)
