@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
@@ -22,8 +22,10 @@ from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Source, Tokens, as_source, source_node
 from sqlnb.kinds.text import WORD_COUNTS
-from sqlnb.model import Model
 from sqlnb.tokenizer import Tokenizer
+
+if TYPE_CHECKING:
+    from sqlnb.model import Model
 
 COLUMNS = (
     "window",
