@@ -9,15 +9,17 @@ each depth (``sql/labels/depths.sql``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
 from sqlnb import catalog, settings, templates
-from sqlnb.catalog import Entry
-from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import type_family
+
+if TYPE_CHECKING:
+    from sqlnb.catalog import Entry
+    from sqlnb.engine import Database
 
 # The CTEs of the walk: the tree's paths, its (node, ancestor) pairs, the nodes' probabilities.
 PATHS, ANCESTORS, NODES = "sqlnb_paths", "sqlnb_ancestors", "sqlnb_nodes"

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sqlglot import exp
 
 from sqlnb import templates
-from sqlnb.kinds.params import Hyper
 
 if TYPE_CHECKING:
     from sqlnb.engine import Database
+    from sqlnb.kinds.params import Hyper
     from sqlnb.tokenizer import Tokenizer
 
 Params = dict[str, Any]
