@@ -106,10 +106,10 @@ def walk_ctes(
 
 def listed(row: exp.Expr, flat: dict[str, exp.Expr], probas: exp.Expr) -> dict[str, exp.Expr]:
     """DuckDB's sqlnb_classify and sqlnb_proba where a model may have labels that form a tree:
-    over the lookup row ``row`` (:mod:`sqlnb.lists`), the walk at the model's confidence of
-    the posterior list ``probas`` for a model with a separator, else the ``flat`` label and
-    proba (``sql/labels/listed_*.sql``, the walk itself ``sql/labels/walk.sql``)."""
-    from sqlnb.shape import MODEL
+    over the lookup row ``row`` (:mod:`sqlnb.functions.lists`), the walk at the model's
+    confidence of the posterior list ``probas`` for a model with a separator, else the ``flat``
+    label and proba (``sql/labels/listed_*.sql``, the walk itself ``sql/labels/walk.sql``)."""
+    from sqlnb.functions.shape import MODEL
 
     scored = templates.select("labels/scored.sql", row=row, probas=probas, model=MODEL, **flat)
     name = exp.to_table("sqlnb_scored")
