@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import cli
+import documentation
 import duckdb
 import pytest
 from conftest import copy_database, random_corpus
@@ -80,8 +81,7 @@ def trained(trained_once: Path, db_path: Path) -> Path:
 def test_every_command_has_help_and_is_in_the_readme(command):
     result = cli.run(*command.split(), "--help", env=None)
     assert result.returncode == 0 and "Usage" in result.stdout + result.stderr
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    assert f"sqlnb {command}" in readme
+    assert f"sqlnb {command}" in documentation.everything()
 
 
 def test_predict_evaluate_show_models_drop(trained: Path):
@@ -423,5 +423,5 @@ def test_the_readme_table_of_hyperparameters_is_the_declarations():
     """The README's table of options is the one sqlnb/kinds/params.py's declarations give."""
     from sqlnb.kinds import KINDS, params
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = documentation.everything()
     assert params.markdown(list(KINDS.values())) in readme

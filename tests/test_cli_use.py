@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import documentation
 import duckdb
 import pytest
 from conftest import copy_database, random_corpus
@@ -199,9 +200,10 @@ def test_version_usage_errors_and_model_name_suggestions(db: str):
 
 
 def test_the_readmes_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    section = readme[readme.index("## Python API") :]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    python_page = documentation.page("reference/python.md")
+    code = re.search(r"```python\n(.*?)```", python_page, re.S).group(1)
+    readme = documentation.README.read_text()
+    first = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
     monkeypatch.chdir(tmp_path)
     corpus = random_corpus(4, n_classes=2, vocab=100)
     with duckdb.connect("db.duckdb") as con:
@@ -228,7 +230,8 @@ def test_the_readmes_python_example_runs(tmp_path: Path, monkeypatch: pytest.Mon
             "GROUP BY l.doc_id, l.label"
         )
         con.execute("CREATE TABLE pool AS SELECT * FROM test_tokens")
-    exec(compile(code, "README.md", "exec"), {})  # the README's own example
+    exec(compile(code, "docs/reference/python.md", "exec"), {})  # the docs' own example
+    exec(compile(first, "README.md", "exec"), {})  # and the README's thirty seconds
 
 
 def test_the_demo_computes_what_it_compares_with(tmp_path: Path):

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import documentation
 import duckdb
 import pytest
 from cli import run
@@ -112,10 +113,8 @@ def _dbt() -> str:
 
 
 def readme_project() -> dict[str, str]:
-    """The files of the README's example dbt project, as written there."""
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("## dbt") :]
-    section = section[: section.index("\n## ", 1)]
+    """The files of the documentation's example dbt project, as written there."""
+    section = documentation.page("guides/dbt.md")
     found = dict(re.findall(r"`([\w./]+)`:\n\n```\w*\n(.*?)```", section, re.S))
     assert {"packages.yml", "dbt_project.yml", "models/counts.sql"} <= set(found)
     return found

@@ -9,6 +9,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+import documentation
 import pytest
 from typer.main import get_command
 
@@ -21,7 +22,7 @@ from sqlnb.pruning import Pruning
 from sqlnb.semisupervised import EM
 from sqlnb.tokenizer import Tokenizer
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+README = documentation.everything()
 
 
 def _options() -> dict[str, list[Any]]:

@@ -7,13 +7,14 @@ import re
 from pathlib import Path
 
 import cli
+import documentation
 import duckdb
 import pytest
 
 import sqlnb
 from sqlnb.report import charts
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = documentation.README
 DOCS = [
     (1, "good food", "pos"),
     (2, "bad food", "neg"),
@@ -175,7 +176,7 @@ def theta_labels(theta: dict[tuple[str, str], float]) -> list[str]:
 
 
 def test_the_readme_and_the_report_give_one_number_of_calibration_bins() -> None:
-    text = README.read_text()
+    text = documentation.everything()
     said = re.findall(r"reliability diagram \((\d+) bins", text)
     assert said == [str(charts.BINS)]
     assert f"bin ⌈{charts.BINS}p⌉" in text
@@ -193,6 +194,6 @@ def test_the_readme_and_the_report_give_one_number_of_calibration_bins() -> None
 
 
 def test_the_readme_lists_predict_docs_and_functions() -> None:
-    usage = README.read_text().split("## Using it", 1)[1].split("```", 2)[1]
+    usage = documentation.page("guides/usage.md").split("```", 2)[1]
     assert re.search(r"^sqlnb predict \S+ .*--docs ", usage, flags=re.M)
     assert re.search(r"^sqlnb functions ", usage, flags=re.M)
