@@ -56,7 +56,7 @@ CROSS JOIN (
       arrayMap(y -> toFloat64(y.2), arraySort(y -> y.1, groupArrayIf((k.lo, k.a, k.b), k.mapped))) AS a,
       arrayMap(y -> toFloat64(y.3), arraySort(y -> y.1, groupArrayIf((k.lo, k.a, k.b), k.mapped))) AS b
     FROM sqlnb_classes AS c
-    LEFT JOIN (SELECT * FROM {steps: Identifier}) AS k
+    LEFT JOIN (SELECT * FROM {steps: Identifier} AS s) AS k
       ON k.model = c.model AND k.class_id = c.class_id
     WHERE c.model = {model: String}
     GROUP BY c.class_id
