@@ -148,13 +148,13 @@ def spark_url(monkeypatch: pytest.MonkeyPatch):
     each (what a session of its own changes is tests/test_spark.py's process tests' to show)."""
     from engines import open_engine
 
-    import sqlnb.engine.connections
     import sqlnb.engine.spark
 
     opened = open_engine("spark")
     session = next(opened).db.connection
     stop = sqlnb.engine.spark.stop
-    monkeypatch.setattr(sqlnb.engine.connections, "open_session", lambda url: session)
+    # connections imports it from sqlnb.engine.spark when a Spark URL is opened
+    monkeypatch.setattr(sqlnb.engine.spark, "open_session", lambda url: session)
     monkeypatch.setattr(sqlnb.engine.spark, "stop", lambda s: None if s is session else stop(s))
     yield "local[2]"
     monkeypatch.undo()
