@@ -394,6 +394,7 @@ def train(
         settings.EM_ITERATIONS.default,
         settings.EM_TOLERANCE.default,
     ),
+    keep: int = versions.KEEP,
     **hyperparameters: Any,
 ) -> Model:
     """Train (or retrain, atomically) a model in the database and return it.
@@ -402,7 +403,8 @@ def train(
     ``"labels"``), a :class:`Docs` table of raw text, or a :class:`Table` (whose label column
     gives the labels). ``select="chi2:100"`` (or ``"mutual-info:100"``) keeps the 100 best
     words. With ``unlabeled`` (a tokens or docs table as ``data``), semi-supervised EM with
-    ``em`` = (weight, iterations, tolerance) (:mod:`sqlnb.semisupervised`).
+    ``em`` = (weight, iterations, tolerance) (:mod:`sqlnb.semisupervised`). ``keep``
+    bounds the model's versions kept, the new one included (:mod:`sqlnb.versions`).
     ``hyperparameters`` are the kind's (``alpha=0.5``, ``fit_prior=False``, ...: the
     README's table, :mod:`sqlnb.kinds.params`); those not given take the kind's defaults;
     ones the kind does not declare are refused.
@@ -422,6 +424,7 @@ def train(
             kind=kind,
             hyper=hyperparameters,
             tokenizer=tokenizer,
+            keep=keep,
         )
         return Model.of(database, trained.entry)
     plan = training.train(
@@ -435,6 +438,7 @@ def train(
         pruning=pruning,
         select=None if select is None else Selection.parse(select),
     )
+    plan.keep = keep
     return Model.of(database, plan.apply())
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, decisions, pipeline, settings, templates
+from sqlnb import catalog, decisions, labels, pipeline, settings, templates
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Source, Tokens, as_source, source_node
@@ -125,15 +125,16 @@ def monitor(
         db.stage("windows")
         windows_table = db.temporary(WINDOWS, window_query)
         made.append(windows_table)
+        db.stage("tokenizing")  # the one pass over the new data's text or tokens
         tokens_table = db.temporary(TOKENS, tokens)
         made.append(tokens_table)
+        if isinstance(source, Tokens):  # checked on the copy (the message names the source)
+            source.check(db, exp.select("*").from_(tokens_table.copy()))
         db.stage("scoring")
-        predicted = db.temporary(PREDICTIONS, model.prediction_query(source))
-        made.append(predicted)
-        final = exp.select("doc_id", "class_id", "proba").from_(pipeline.POSTERIOR)
-        built = pipeline.Pipeline.build(db, model, source, calibrate=True)
-        scored = db.temporary(SCORED, built.select(final))
+        scored = db.temporary(SCORED, _scoring(db, model, windows_table, tokens_table))
         made.append(scored)
+        predicted = db.temporary(PREDICTIONS, _predictions(db, model, scored))
+        made.append(predicted)
         db.stage("measuring")
         docs = db.fetch_dicts(templates.select("monitor/documents.sql", windows=windows_table))
         drift = {
@@ -184,6 +185,32 @@ def monitor(
                 }
             )
     return rows, type_name
+
+
+def _scoring(db: Database, model: Model, windows: exp.Table, tokens: exp.Table) -> exp.Select:
+    """The posteriors (doc_id, class_id, proba, rn) of every document of ``windows``, scored
+    once from the tokens already read (``tokens``: doc_id, word, count), as predict scores
+    them (calibrated; rn = 1 marks predict's label)."""
+    copied = Tokens(tokens.name, doc="doc_id", word="word", count="count")
+    documents = templates.select("input/documents.sql", source=windows.copy())
+    built = pipeline.Pipeline.build(db, model, copied, documents=documents, check=False)
+    final = exp.select("doc_id", "class_id", "proba", "rn").from_(pipeline.POSTERIOR)
+    return built.select(final)
+
+
+def _predictions(db: Database, model: Model, scored: exp.Table) -> exp.Select:
+    """predict's rows (doc_id, label, ...) from the posteriors ``scored``: the label of rn = 1,
+    or a hierarchical model's walk at its stored confidence (not scored again)."""
+    confidence = labels.confidence_for(model, None)
+    if confidence is not None:
+        tree = pipeline.Pipeline(labels.walk_ctes(db, model, scored.name))
+        return tree.select(labels.walk(confidence))
+    return templates.select(
+        "predict/labels.sql",
+        posterior=scored.copy(),
+        label=pipeline.label(model),
+        model=exp.convert(model.name),
+    )
 
 
 def _number(value: Any) -> float | None:

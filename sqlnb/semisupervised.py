@@ -125,9 +125,12 @@ def train(
     kind: str | None = None,
     hyper: dict[str, Any] | None = None,
     tokenizer: Tokenizer | None = None,
+    keep: int = versions.KEEP,
 ) -> Trained:
-    """Train ``model`` by EM (replacing a model of that name) in one transaction."""
+    """Train ``model`` by EM (replacing a model of that name) in one transaction; ``keep``
+    bounds the versions kept, the new one included (:mod:`sqlnb.versions`)."""
     catalog.check_name(model)
+    versions.check_keep(keep)  # before anything is read or written
     source, unlabeled = as_source(data), as_source(em.unlabeled)
     the_kind = kind_for(kind, source)
     params = resolved(the_kind, hyper or {})
@@ -224,7 +227,7 @@ def train(
         ):
             db.execute(statement)
         done = training.Training(db, model, the_kind, params, [], reads=f"table {source.table!r}")
-        done.command = "train"
+        done.command, done.keep = "train", keep
         written = training.finish(done)
         for name in (TOKENS, UNLABELED, DOCUMENTS, LABELED, WEIGHTS, POSTERIOR):
             db.drop_temporary(exp.to_table(name))

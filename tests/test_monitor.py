@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 import pytest
-from cli import run
+from cli import ENV, run
 from drift import corpus
 
 import sqlnb
@@ -264,3 +264,20 @@ def test_report_draws_the_monitor_over_time(tmp_path):
     )
     run("report", path, *DOCS, "--output", tmp_path / "plain.html", ok=True)
     assert "Drift over time" not in (tmp_path / "plain.html").read_text()
+
+
+def test_the_new_data_is_read_once_for_its_tokens(tmp_path):
+    """One pass over the new documents' text: the statements that read the docs table are the
+    windows' (ids and times) and the tokenizer's, once each; the posteriors, predict's labels,
+    the drift and the priors' EM read the tokens and posteriors already computed."""
+    path = tmp_path / "m.duckdb"
+    make(path)
+    profile = tmp_path / "profile.jsonl"
+    env = {**ENV, "SQLNB_PROFILE": str(profile)}
+    args = ("--time-column", "day", "--every", "month")
+    rows = json.loads(run("monitor", path, *DOCS, "--json", *args, env=env, ok=True).stdout)
+    statements = [json.loads(line)["sql"] for line in profile.read_text().splitlines()]
+    reading = [s for s in statements if '"every_doc"' in s]
+    assert len(reading) == 2, reading
+    assert sum("DATE_TRUNC" in s for s in reading) == 1  # the windows
+    assert len({str(r["window"]) for r in rows}) == 4

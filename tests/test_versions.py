@@ -307,3 +307,30 @@ def test_an_interrupted_rollback_without_transactions_leaves_one_version(tmp_pat
         assert sum(v["current"] for v in kept(path)) == 1
         outcomes.add((whole, same(rows, first)))
     assert outcomes == {(True, False), (False, True), (True, True)}
+
+
+def test_em_keeps_versions_with_keep(tmp_path):
+    """train --unlabeled (EM) keeps the version it replaces and honours --keep as every other
+    write does (the CLI and the API); --keep 0 is refused before anything is written."""
+    path = tmp_path / "em.duckdb"
+    make(path)
+    em = ("--unlabeled-docs", "late", "--em-iterations", "2")
+    run("train", path, *docs("early"), ok=True)
+    first = predicted(path)
+    run("train", path, *docs("early"), *em, ok=True)
+    assert [(v["version"], v["command"]) for v in kept(path)] == [(1, "train"), (2, "train")]
+    assert not same(predicted(path), first)  # EM moved the model
+    refused(path, "train", path, *docs("early"), *em, "--keep", "0", says="--keep must be")
+    run("train", path, *docs("early"), *em, "--keep", "2", ok=True)
+    assert [(v["version"], v["current"]) for v in kept(path)] == [(2, False), (3, True)]
+    run("train", path, *docs("early"), *em, "--keep", "1", ok=True)
+    assert [(v["version"], v["current"]) for v in kept(path)] == [(4, True)]
+    con = duckdb.connect(str(path))
+    try:
+        early = sqlnb.Docs("early", label="label")
+        sqlnb.train(con, early, unlabeled=sqlnb.Docs("late"), em=(0.1, 2, 0.0), keep=2)
+        assert [v.version for v in versions.kept(sqlnb.connect(con), "default")] == [4, 5]
+        sqlnb.train(con, early, keep=1)
+        assert [v.version for v in versions.kept(sqlnb.connect(con), "default")] == [6]
+    finally:
+        con.close()

@@ -110,7 +110,7 @@ def train(
         if append or dialect is not None or select is not None or pruning is not None:
             fail("--unlabeled trains by EM: not with --append, --select, pruning or sql train")
         train_em(db, model_name, kind, data, labels, hyper, tokenizer, unlabeled, unlabeled_docs,
-            em)  # fmt: skip
+            em, keep)  # fmt: skip
         return
     if any(setting is not None for setting in em):
         fail("--em-weight, --em-iterations and --em-tolerance go with --unlabeled (EM)")

@@ -22,6 +22,7 @@ def train_em(
     unlabeled: str | None,
     unlabeled_docs: str | None,
     settings: tuple[float | None, int | None, float | None],
+    keep: int,
 ) -> None:
     """train --unlabeled: semi-supervised EM, each iteration's log-likelihood printed."""
     from sqlnb import catalog, semisupervised
@@ -45,7 +46,14 @@ def train_em(
         chosen: dict[str, Any] = {"kind": kind, "hyper": hyper}
         the_tokenizer = tokenizer.resolve(database)
         done = semisupervised.train(
-            database, data, labels, em, model=model_name, tokenizer=the_tokenizer, **chosen
+            database,
+            data,
+            labels,
+            em,
+            model=model_name,
+            tokenizer=the_tokenizer,
+            keep=keep,
+            **chosen,
         )
     for step in done.history:
         shares = ", ".join(f"{k} {v:.4f}" for k, v in step["shares"].items())
