@@ -249,3 +249,23 @@ def test_sqlite_walks_as_duckdb(trained: Path, tmp_path: Path) -> None:
             assert label == want[doc_id][0] and abs(proba - want[doc_id][1]) <= 1e-12, doc_id
     finally:
         con.close()
+
+
+@pytest.mark.parametrize("method", ["isotonic", "sigmoid", "temperature"])
+def test_duckdb_functions_walk_a_calibrated_tree(tmp_path: Path, method: str) -> None:
+    """A calibrated hierarchical model: predict walks the calibrated posterior, and so do
+    DuckDB's sqlnb_classify and sqlnb_proba (not the posterior before the calibration)."""
+    path = tmp_path / "c.duckdb"
+    make(path)
+    run("train", path, *docs("train_docs"), "--label-column", "label", "-m", "tree",
+        "--hierarchy", "/", ok=True)  # fmt: skip
+    raw = predicted(path, "tree")
+    run("calibrate", path, "-m", "tree", *docs("test_docs"), "--label-column", "label",
+        "--method", method, ok=True)  # fmt: skip
+    want = predicted(path, "tree")
+    assert max(abs(want[k][1] - raw[k][1]) for k in raw) > 1e-3  # the calibration moved them
+    got = rows(path, "SELECT doc_id, sqlnb_classify('tree', text), sqlnb_proba('tree', text) "
+                     "FROM test_docs")  # fmt: skip
+    assert len(got) == 200
+    for doc_id, label, proba in got:
+        assert label == want[doc_id][0] and abs(proba - want[doc_id][1]) <= 1e-12, doc_id

@@ -215,7 +215,7 @@ def decided(jll: exp.Expr, shape: Shape, *, probas: bool = False) -> dict[str, e
         each=normalised(exp.column("v"), top, total)["proba"],
         position=position(exp.column("j"), top),
     )
-    chosen = {name: posterior[name] for name in ("label", "proba")}
+    chosen = {name: posterior[name] for name in ("label", "proba", "probas")}
     if shape.mapped:  # a map: the label and probability of the calibrated list
         calibrated = templates.expressions(
             "macros/calibrated_lists.sql",
@@ -228,8 +228,8 @@ def decided(jll: exp.Expr, shape: Shape, *, probas: bool = False) -> dict[str, e
                 ifs=[exp.If(this=templates.col("calibrated", "l"), true=calibrated[name])],
                 default=posterior[name],
             )
-            for name in ("label", "proba")
+            for name in ("label", "proba", "probas")
         }
-    if probas:  # every class's posterior, in class order (the model's own, before a map)
-        chosen["probas"] = posterior["probas"]
+    if not probas:  # (every class's posterior, in class order, calibrated as predict's)
+        del chosen["probas"]
     return chosen
