@@ -217,12 +217,13 @@ class Pipeline:
             inputs = {
                 k: exp.select("*").from_(q.subquery("o")).where(one) for k, q in inputs.items()
             }
+        terms = the_kind.terms(entry.params)
         jll = templates.select(
             "predict/jll.sql",
             jll=joint_of(),
             documents=exp.to_table(DOCUMENTS),
-            base=the_kind.base(model.copy()),
-            parts=the_kind.parts(model.copy(), entry.params),
+            base=terms.base(model.copy()),
+            parts=terms.parts(model.copy()),
         )
         documents = documents or the_kind.documents(db, source, inputs)
         if doc is not None:  # of a --docs or --table source: every document, but this one
@@ -461,7 +462,7 @@ def explanation(
         "explain/contributions.sql",
         features=entry.kind.contributions(entry.name, entry.params),
         documents=exp.to_table(DOCUMENTS),
-        base=entry.kind.base(entry.name),
+        base=entry.kind.terms(entry.params).base(entry.name),
         posterior=exp.to_table(POSTERIOR),
         top=top if top is not None else 2**62,
     )
@@ -489,4 +490,5 @@ def weights(entry: Entry) -> exp.Select:
         raise SqlnbError(
             f"a {entry.kind_name} model has no linear form (weights are for text kinds)"
         )
-    return templates.select("weights/text.sql", scores=scores, base=entry.kind.base(entry.name))
+    base = entry.kind.terms(entry.params).base(entry.name)
+    return templates.select("weights/text.sql", scores=scores, base=base)

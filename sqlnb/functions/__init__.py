@@ -32,9 +32,8 @@ from sqlnb.catalog import TOKENIZERS
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.functions import forms, lists
-from sqlnb.functions.shape import Shape, missing
+from sqlnb.functions.shape import SERVED, Shape, missing
 from sqlnb.functions.sqlite import register_sqlite
-from sqlnb.kinds import KINDS
 from sqlnb.kinds.text import BASE
 from sqlnb.version import __version__
 
@@ -69,9 +68,10 @@ def refresh(db: Database, model: str | None = None) -> None:
         for row in form.rows(db, None if model is None else [model]):
             db.execute(row)
         return
-    kinds = [k for k in KINDS.values() if k.functions]  # the tables they read, as this sqlnb
-    upgrades = {s.sql(): s for k in kinds for s in k.upgrades()}  # keeps them (once each)
-    for statement in (*catalog.creates(db, *kinds), *upgrades.values(), *form.outdated(db)):
+    # the tables they read, as this sqlnb keeps them (with the rows an earlier one left out)
+    tables = {t.backfill: t for k in SERVED for t in catalog.tables(k) if t.backfill}
+    backfills = [templates.render(name) for name in sorted(tables)]
+    for statement in (*catalog.creates(db, *SERVED), *backfills, *form.outdated(db)):
         db.execute(statement)
     where = form.where(db)  # the functions' text names the schema or the database
     serves = form.serves(db, keys)  # ClickHouse's: the server's, for every database's models

@@ -26,9 +26,8 @@ from sqlglot import exp
 from sqlnb import catalog, templates
 from sqlnb.errors import SqlnbError
 from sqlnb.functions import lists
-from sqlnb.functions.shape import MODEL, TEXT, Shape
+from sqlnb.functions.shape import MODEL, SERVED, TEXT, Shape
 from sqlnb.functions.wrap import filled
-from sqlnb.kinds import KINDS
 from sqlnb.kinds.text import norm, value
 from sqlnb.pipeline import joint
 from sqlnb.tokenizer import Tokenizer
@@ -105,7 +104,7 @@ def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
     """The statements that write the rows of ``models`` (default: every text model) again,
     delete those of models that are gone, and reload the dictionaries."""
     texts = catalog.listed(db, exp.select("model").from_(catalog.MODELS.node()))
-    kinds = [k.name for k in KINDS.values() if k.functions]
+    kinds = [k.name for k in SERVED]
     wanted = sorted(
         r[0] for r in db.fetch(texts.where(exp.column("kind").isin(*map(exp.convert, kinds))))
     )

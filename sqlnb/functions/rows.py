@@ -1,7 +1,7 @@
 """The rows form of the SQL functions: a text (or a tokens table) scored by a join and a GROUP
 BY, as ``predict`` scores documents. Two variants of one tree: the pipeline ``predict`` runs for
 one model, its name the functions' parameter (:func:`one_text`: PostgreSQL's branches, SQLite's
-functions), and that of any model, each kind's base and parts for its models
+functions), and that of any model, each kind's terms widened to any of its models
 (:func:`labels`: Spark's functions, PostgreSQL's fallback and sqlnb_predict, DuckDB's
 sqlnb_predict). The steps after the joint log-likelihood (scale, posterior, map, label) are
 written once, here, for every engine that scores rows."""
@@ -18,9 +18,9 @@ from sqlglot import exp
 from sqlnb import catalog, templates
 from sqlnb.catalog import TOKENIZERS
 from sqlnb.engine import dialects
-from sqlnb.functions.shape import MODEL, TEXT, Shape
+from sqlnb.functions.shape import MODEL, SERVED, TEXT, Shape
 from sqlnb.inputs import Docs, Tokens
-from sqlnb.kinds import KINDS
+from sqlnb.kinds import KINDS, params
 from sqlnb.kinds.text import BASE
 from sqlnb.pipeline import (
     DOCUMENTS,
@@ -38,7 +38,7 @@ from sqlnb.tokenizer import Tokenizer
 
 if TYPE_CHECKING:
     from sqlnb.engine import Database
-    from sqlnb.kinds.base import Kind
+    from sqlnb.kinds.terms import Terms
 
 INPUT = "sqlnb_input"
 
@@ -195,36 +195,50 @@ def text_tokens(db: Database, keys: list[str]) -> exp.Query:
     return union
 
 
-def _by_kind(part: Callable[[Kind], exp.Expr]) -> exp.Query:
-    """``part`` of each kind the functions serve, for the model ``sqlnb_model`` if it is of
-    that kind: the kind is asked for its own base and parts (:meth:`Kind.any_parts`)."""
+def _any(part: Callable[[Terms], exp.Expr], transformed: bool) -> exp.Query:
+    """``part`` (the base or the parts of the one rows form) of any model, the model the
+    parameter ``sqlnb_model``: the rows form of each kind the functions serve, for its terms
+    widened to every model of the kind (:meth:`Terms.variants`, each under its condition on the
+    model), under the condition that the model is of that kind."""
     branches: list[exp.Query] = []
-    for the_kind in KINDS.values():
-        if the_kind.functions:
-            mine = (
-                exp.select("model")
-                .from_(catalog.MODELS.node())
-                .where(exp.column("kind").eq(exp.convert(the_kind.name)))
-            )
-            found = exp.Subquery(this=part(the_kind), alias="k")
-            branches.append(exp.select("*").from_(found).where(MODEL.isin(query=mine)))
-    union: exp.Query = branches[0]
+    for the_kind in SERVED:
+        mine = (
+            exp.select("model")
+            .from_(catalog.MODELS.node())
+            .where(exp.column("kind").eq(exp.convert(the_kind.name)))
+        )
+        terms = the_kind.terms(params.resolved(the_kind, {}))
+        variants = [(part(t), when) for t, when in terms.variants(MODEL, transformed=transformed)]
+        if len({one.sql() for one, _ in variants}) == 1:  # the same for every model: no condition
+            variants = variants[:1]
+        found: list[exp.Query] = []
+        for one, when in variants:
+            assert isinstance(one, exp.Query)
+            if when is not None and len(variants) > 1:
+                one = exp.select("*").from_(one.subquery("p")).where(when)
+            found.append(one)
+        union = found[0]
+        for other in found[1:]:
+            union = exp.union(union, other, distinct=False)
+        branches.append(
+            exp.select("*").from_(exp.Subquery(this=union, alias="k")).where(MODEL.isin(query=mine))
+        )
+    every: exp.Query = branches[0]
     for other in branches[1:]:
-        union = exp.union(union, other, distinct=False)
-    return union
+        every = exp.union(every, other, distinct=False)
+    return every
 
 
 def labels(tokens: exp.Query, documents: exp.Query, shape: Shape) -> exp.Select:
     """(doc_id, label, proba) of the documents, scored from ``tokens`` by the model
-    ``sqlnb_model``, whatever its kind, by the rules of its kind (:func:`_by_kind`), with the
+    ``sqlnb_model``, whatever its kind, by the rules of its kind (:func:`_any`), with the
     steps of the database's ``shape``."""
-    input_tokens = exp.select("*").from_(INPUT)
     jll = templates.select(
         "macros/jll.sql",
         jll=joint_of(),
         documents=exp.to_table(DOCUMENTS),
-        base=_by_kind(lambda k: k.base(MODEL)),
-        parts=_by_kind(lambda k: k.any_parts(MODEL, input_tokens.copy(), shape.transformed)),
+        base=_any(lambda t: t.base(MODEL), shape.transformed),
+        parts=_any(lambda t: t.parts(MODEL), shape.transformed),
     )
     steps: list[tuple[str, exp.Query]] = [(INPUT, tokens), (DOCUMENTS, documents)]
     if shape.scaled:

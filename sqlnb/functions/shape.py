@@ -12,17 +12,22 @@ from sqlnb import catalog, templates
 from sqlnb.catalog import TOKENIZERS
 from sqlnb.errors import SqlnbError
 from sqlnb.functions import forms, wrap
+from sqlnb.inputs import Docs
 from sqlnb.kinds import KINDS
 from sqlnb.kinds.text import DOC_COUNT
 
 if TYPE_CHECKING:
     from sqlnb.engine import Database
     from sqlnb.functions.forms import Form
+    from sqlnb.kinds.base import Kind
 
 LOOKUP = "sqlnb_lookup"  # DuckDB's stored lookup rows (sqlnb.functions.lists)
 
 # The functions' parameters: the model's name, the text (and sqlnb_predict's tokens table).
 MODEL, TEXT, TOKENS_ARG = (exp.column(n) for n in (wrap.MODEL, "sqlnb_text", "sqlnb_tokens"))
+
+# The kinds the functions serve: those that read raw text (a function's argument is a text).
+SERVED: tuple[Kind, ...] = tuple(k for k in KINDS.values() if Docs in k.reads)
 
 
 @dataclass(frozen=True)
@@ -104,9 +109,11 @@ def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
     current = catalog.listed(db, templates.select("catalog/models.sql"), "m")  # no versions
     for row in db.fetch_dicts(current):
         the_kind, params = KINDS.get(str(row["kind"])), json.loads(row["params"])
-        if the_kind is None or not the_kind.functions or not params.get("tokenizer"):
+        if the_kind not in SERVED or not params.get("tokenizer"):
             continue
-        shape = [the_kind.name, list(the_kind.shape(params)), params["tokenizer"]]
+        assert the_kind is not None
+        terms = list(the_kind.terms(params).signature)
+        shape = [the_kind.name, terms, params["tokenizer"]]
         signature = json.dumps([*shape, methods.get(row["model"])], sort_keys=True)
         found.append((str(row["model"]), signature))
     return tuple(sorted(found))
@@ -124,7 +131,7 @@ def stored(db: Database) -> bool:
 def missing(db: Database) -> list[str]:
     """The text models without a stored lookup row (the macros build theirs in each query)."""
     texts = catalog.listed(db, exp.select("model").from_(catalog.MODELS.node()))
-    kinds = [k.name for k in KINDS.values() if k.functions]
+    kinds = [k.name for k in SERVED]
     tokenized = exp.select("model").from_(TOKENIZERS.node())  # only these have a row
     texts = texts.where(exp.column("kind").isin(*(exp.convert(k) for k in kinds)))
     texts = texts.where(exp.column("model").isin(query=tokenized))

@@ -15,7 +15,7 @@ from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.functions import wrap
 from sqlnb.functions.rows import checked_text, one_text
-from sqlnb.functions.shape import MODEL, TEXT
+from sqlnb.functions.shape import MODEL, SERVED, TEXT
 from sqlnb.kinds import KINDS
 from sqlnb.tokenizer import register_functions
 
@@ -54,7 +54,7 @@ def register_sqlite(connection: Any) -> None:
     def query_for(model: str) -> str:
         found = connection.execute(state_sql, {MODEL.name: model}).fetchone() if model else None
         the_kind = KINDS.get(found[0]) if found is not None else None
-        if found is None or the_kind is None or not the_kind.functions:
+        if found is None or the_kind not in SERVED:
             return refused  # its error
         if not json.loads(found[1]).get("tokenizer"):
             return refused

@@ -17,6 +17,7 @@ from sqlnb import templates
 if TYPE_CHECKING:
     from sqlnb.engine import Database
     from sqlnb.kinds.params import Hyper
+    from sqlnb.kinds.terms import Terms
     from sqlnb.tokenizer import Tokenizer
 
 Params = dict[str, Any]
@@ -114,6 +115,9 @@ class ModelTable:
     # The folder of its own SQL (a kind's: sql/<kind>/create_<name>.sql, append_<name>.sql),
     # or None for the tables every kind or every text kind shares (sql/catalog/, sql/append/).
     folder: str | None = None
+    # The statement that fills in the rows an earlier sqlnb did not write for its models, run
+    # before the SQL functions (which read them) are rebuilt.
+    backfill: str | None = None
 
     @property
     def create(self) -> str:
@@ -204,18 +208,16 @@ class Kind:
     - ``checks``: what it refuses (:class:`Checks`: a trained model, an append, a model
       file, unseen values).
     - :meth:`n_features`: how many features (words) a trained model has.
-    - :meth:`base` and :meth:`parts`: its terms of the joint log-likelihood, per class and
-      per document.
-    - ``functions``, :meth:`shape`, :meth:`upgrades` and :meth:`any_parts`: what the SQL
-      functions ask of its models (whether they serve them, what their SQL depends on, the
-      rows an earlier sqlnb stored brought up to date, the parts of any model).
+    - :meth:`terms`: a model's terms of the joint log-likelihood (:class:`sqlnb.kinds.terms.
+      Terms`), which every scoring form asks (predict, explain, the SQL functions).
     - :meth:`contributions`: those terms per feature, not summed (explain, the report).
     - :meth:`describe`: what a trained model learned, as typed sections.
 
     The classes, priors, catalog, log-sum-exp, argmax and evaluation are shared. What the
     other concerns say of a kind is theirs, keyed by it: EM's refusals and log prior
     (:mod:`sqlnb.semisupervised`), the linear form (:mod:`sqlnb.pipeline`), how the command
-    line and the report name its features (:mod:`sqlnb.kinds.words`).
+    line and the report name its features (:mod:`sqlnb.kinds.presentation`); the SQL
+    functions serve the kinds that read raw text.
     """
 
     name: ClassVar[str]
@@ -268,35 +270,8 @@ class Kind:
 
     # --- scoring ---------------------------------------------------------------------------
 
-    def base(self, model: Name) -> exp.Expr:
-        """Per-class base of the joint log-likelihood: (class_id, score, n_zero)."""
-        return templates.render("predict/base_prior.sql", model=model)
-
-    def parts(self, model: Name, params: Params) -> exp.Expr:
-        """Per-document parts of the joint log-likelihood: (doc_id, class_id, score, n_zero),
-        one row per document and class, reading the relations named by ``inputs``."""
-        raise NotImplementedError
-
-    # Whether the SQL functions (sqlnb_classify(model, text), ...) serve its models.
-    functions: ClassVar[bool] = False
-
-    def shape(self, params: Params) -> tuple[Any, ...]:
-        """What the SQL of a model's prediction depends on besides its name and its
-        tokenizer: models of one kind and one shape share a branch of PostgreSQL's SQL
-        functions."""
-        return ()
-
-    def upgrades(self) -> list[exp.Expr]:
-        """Statements that bring the rows an earlier sqlnb stored for models of the kind up
-        to what the SQL functions read now (run when they are rebuilt)."""
-        return []
-
-    def any_parts(self, model: Name, tokens: exp.Query, transforms: bool = True) -> exp.Query:
-        """:meth:`parts` of any model of the kind from a text's ``tokens`` (doc_id, word,
-        count), for the SQL functions, whose model is a parameter: the settings that shape
-        the parts are read from the kind's tables, not from parameters known when the query
-        is built (without ``transforms``, no model of the database has a document
-        transform)."""
+    def terms(self, params: Params) -> Terms:
+        """The terms of the joint log-likelihood of a model trained with ``params``."""
         raise NotImplementedError
 
     # --- explaining ------------------------------------------------------------------------

@@ -4,6 +4,7 @@ the joint log-likelihood is the sum over features."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlglot import exp
@@ -20,8 +21,9 @@ from sqlnb.kinds.base import (
     Params,
     Section,
 )
-from sqlnb.kinds.likelihoods import LIKELIHOODS, used
+from sqlnb.kinds.likelihoods import LIKELIHOODS, Likelihood, used
 from sqlnb.kinds.params import ALPHA, CLASS_WEIGHT, PRIORS, SAMPLE_VARIANCE, VAR_SMOOTHING, Hyper
+from sqlnb.kinds.terms import Terms
 from sqlnb.templates import col
 
 if TYPE_CHECKING:
@@ -101,6 +103,30 @@ class TableChecks(Checks):
         return None
 
 
+@dataclass(frozen=True)
+class TableTerms(Terms):
+    """A table model's terms: the prior as its base, and per row the sum of its features'
+    log-likelihoods, each likelihood's part over its ``features`` (likelihood, names)."""
+
+    features: tuple[tuple[Likelihood, tuple[str, ...]], ...]
+
+    def parts(self, model: Name) -> exp.Expr:
+        parts = [lk.part(model, names) for lk, names in self.features]
+        if len(parts) == 1:
+            return parts[0]
+        both = exp.union(*parts, distinct=False).subquery("p")
+        return (
+            exp.select(
+                "doc_id",
+                "class_id",
+                exp.Sum(this=col("score")).as_("score"),
+                exp.Sum(this=col("n_zero")).as_("n_zero"),
+            )
+            .from_(both)
+            .group_by("doc_id", "class_id")
+        )
+
+
 class Tabular(Kind):
     """Naive Bayes over the columns of a wide table."""
 
@@ -140,21 +166,9 @@ class Tabular(Kind):
     def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
         return [lk.derive(model, params) for lk, _ in used(params)]
 
-    def parts(self, model: Name, params: Params) -> exp.Expr:
-        parts = [lk.part(model, names) for lk, names in used(params)]
-        if len(parts) == 1:
-            return parts[0]
-        both = exp.union(*parts, distinct=False).subquery("p")
-        return (
-            exp.select(
-                "doc_id",
-                "class_id",
-                exp.Sum(this=col("score")).as_("score"),
-                exp.Sum(this=col("n_zero")).as_("n_zero"),
-            )
-            .from_(both)
-            .group_by("doc_id", "class_id")
-        )
+    def terms(self, params: Params) -> TableTerms:
+        """A row's (feature, value) bag: each feature's log-likelihood under its likelihood."""
+        return TableTerms(tuple((lk, tuple(names)) for lk, names in used(params)))
 
     def contributions(self, model: str, params: Params) -> exp.Expr:
         parts = [lk.contributions(model) for lk, _ in used(params)]

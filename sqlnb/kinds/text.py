@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlglot import exp
@@ -21,6 +22,7 @@ from sqlnb.kinds.params import (
     TRANSFORMS,
     Hyper,
 )
+from sqlnb.kinds.terms import Terms
 from sqlnb.tokenizer import Tokenizer
 
 if TYPE_CHECKING:
@@ -58,6 +60,7 @@ DOC_COUNT = ModelTable(
     single=True,
     optional=True,
     folder="tfidf",
+    backfill="tfidf/doc_count_backfill.sql",
 )
 TRANSFORM = ModelTable(
     "sqlnb_transform", ("word", "idf", "sublinear", "norm"), lookup=("model", "word")
@@ -122,6 +125,44 @@ class TextChecks(base.Checks):
             )
 
 
+@dataclass(frozen=True)
+class TextTerms(Terms):
+    """A text model's terms: per known word of a document, its count (as the template
+    ``scored`` reads the tokens, ``transformed`` by the model's document transform) times the
+    word's weight; with ``absent`` (Bernoulli), minus the word's weight of absence, whose sum
+    over the vocabulary the base holds; with ``zeros``, the count of probability-0 factors.
+    ``transforms``: whether models of the kind may have a document transform."""
+
+    scored: str
+    absent: bool
+    zeros: bool
+    transformed: bool
+    transforms: bool
+
+    def base(self, model: Name) -> exp.Expr:
+        return templates.render("text/base.sql", model=model)
+
+    def parts(self, model: Name) -> exp.Expr:
+        scored = templates.select(self.scored, tokens=exp.to_table(TOKENS))
+        if self.transformed:
+            scored = transform(model, scored, TRANSFORM.node())
+        return wide.parts(model, scored, zeros=self.zeros, absent=self.absent)
+
+    @property
+    def signature(self) -> tuple[Any, ...]:
+        return (self.transformed, self.zeros)
+
+    def variants(self, model: Name, *, transformed: bool = True) -> list[tuple[Terms, Any]]:
+        """Probability-0 factors allowed for; where the kind takes a document transform, a
+        model that has one (:func:`_with_transform`) has the transformed terms, one without
+        the plain terms (its words not looked up in sqlnb_transform)."""
+        plain = replace(self, zeros=True, transformed=False)
+        if not transformed or not self.transforms:
+            return [(plain, None)]
+        has = _with_transform(model)
+        return [(plain, exp.not_(has)), (replace(plain, transformed=True), has.copy())]
+
+
 class TextKind(Kind):
     reads = (Tokens, Docs)
     counting = "multinomial/count.sql"  # the statement that counts
@@ -140,7 +181,6 @@ class TextKind(Kind):
         LOG_THETA,
     )
     checks: ClassVar[base.Checks] = TextChecks()
-    functions: ClassVar[bool] = True
 
     def inputs(
         self,
@@ -194,43 +234,15 @@ class TextKind(Kind):
         )
         return statements
 
-    def _scored(self, model: Name, params: Params) -> exp.Query:
-        """The tokens of the documents as the kind scores them, from the input relation, with
-        the model's document transform."""
-        scored = templates.select(self.scored, tokens=exp.to_table(TOKENS))
-        if transformed(params):
-            return transform(model, scored, TRANSFORM.node())
-        return scored
-
-    def parts(self, model: Name, params: Params) -> exp.Expr:
-        zeros, absent = self.may_be_zero(params), "a" in self.weights
-        return wide.parts(model, self._scored(model, params), zeros=zeros, absent=absent)
-
-    def upgrades(self) -> list[exp.Expr]:
-        return [templates.render("tfidf/doc_count_backfill.sql")]
-
-    def shape(self, params: Params) -> tuple[Any, ...]:
-        return (transformed(params), self.may_be_zero(params))
-
-    def any_parts(self, model: Name, tokens: exp.Query, transforms: bool = True) -> exp.Query:
-        """:meth:`parts` of any model of the kind, its settings read from its tables rather
-        than its parameters (the SQL functions serve every model, the model a parameter):
-        probability-0 factors are allowed for, and a kind that takes a document transform
-        transforms the documents of a model that has one (:func:`_with_transform`; one
-        without is scored as it is, without looking its words up in sqlnb_transform)."""
-        scored = templates.select(self.scored, tokens=tokens)
-        absent = "a" in self.weights
-        plain = wide.parts(model, scored, zeros=True, absent=absent)
-        if not transforms or not any(h in self.hyperparameters for h in TRANSFORMS):
-            return plain
-        changed = transform(model, scored.copy(), TRANSFORM.node())
-        has = _with_transform(model)
-        return exp.union(
-            exp.select("*").from_(plain.subquery("p")).where(exp.not_(has)),
-            exp.select("*")
-            .from_(wide.parts(model, changed, zeros=True, absent=absent).subquery("p"))
-            .where(has.copy()),
-            distinct=False,
+    def terms(self, params: Params) -> TextTerms:
+        """A document's (word, count) bag, as the kind scores it (``scored``), each word's
+        count times its weight (:mod:`sqlnb.kinds.wide`), the document transform first."""
+        return TextTerms(
+            self.scored,
+            absent="a" in self.weights,
+            zeros=self.may_be_zero(params),
+            transformed=transformed(params),
+            transforms=any(h in self.hyperparameters for h in TRANSFORMS),
         )
 
     def may_be_zero(self, params: Params) -> bool:
@@ -267,9 +279,6 @@ class TextKind(Kind):
     def derive_base(self, model: str) -> exp.Expr:
         """Insert the per-class base (sqlnb_base) from the prior and the weights."""
         return templates.render("multinomial/base.sql", model=model)
-
-    def base(self, model: Name) -> exp.Expr:
-        return templates.render("text/base.sql", model=model)
 
     def n_features(self, model: str, params: Params) -> exp.Expr:
         return templates.render("text/n_features.sql", model=model)

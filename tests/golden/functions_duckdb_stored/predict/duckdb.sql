@@ -176,11 +176,7 @@ FROM (
                     t.doc_id AS doc_id,
                     t.word AS word,
                     t.count AS count
-                  FROM (
-                    SELECT
-                      *
-                    FROM sqlnb_input
-                  ) AS t
+                  FROM sqlnb_input AS t
                   WHERE
                     t.count > 0
                 ) AS t
@@ -273,11 +269,7 @@ FROM (
                     x.doc_id AS doc_id,
                     x.word AS word,
                     1 AS count
-                  FROM (
-                    SELECT
-                      *
-                    FROM sqlnb_input
-                  ) AS x
+                  FROM sqlnb_input AS x
                   WHERE
                     x.count > 0
                 ) AS t
@@ -370,11 +362,7 @@ FROM (
                     t.doc_id AS doc_id,
                     t.word AS word,
                     t.count AS count
-                  FROM (
-                    SELECT
-                      *
-                    FROM sqlnb_input
-                  ) AS t
+                  FROM sqlnb_input AS t
                   WHERE
                     t.count > 0
                 ) AS t

@@ -433,11 +433,7 @@ RETURN CASE
                         t.doc_id AS doc_id,
                         t.word AS word,
                         t.count AS count
-                      FROM (
-                        SELECT
-                          *
-                        FROM sqlnb_input
-                      ) AS t
+                      FROM sqlnb_input AS t
                       WHERE
                         t.count > 0
                     ) AS t
@@ -530,11 +526,7 @@ RETURN CASE
                         x.doc_id AS doc_id,
                         x.word AS word,
                         1 AS count
-                      FROM (
-                        SELECT
-                          *
-                        FROM sqlnb_input
-                      ) AS x
+                      FROM sqlnb_input AS x
                       WHERE
                         x.count > 0
                     ) AS t
@@ -627,11 +619,7 @@ RETURN CASE
                         t.doc_id AS doc_id,
                         t.word AS word,
                         t.count AS count
-                      FROM (
-                        SELECT
-                          *
-                        FROM sqlnb_input
-                      ) AS t
+                      FROM sqlnb_input AS t
                       WHERE
                         t.count > 0
                     ) AS t

@@ -222,11 +222,7 @@ RETURN CASE
                         t.doc_id AS doc_id,
                         t.word AS word,
                         t.count AS count
-                      FROM (
-                        SELECT
-                          *
-                        FROM sqlnb_input
-                      ) AS t
+                      FROM sqlnb_input AS t
                       WHERE
                         t.count > 0
                     ) AS t
@@ -319,11 +315,7 @@ RETURN CASE
                         x.doc_id AS doc_id,
                         x.word AS word,
                         1 AS count
-                      FROM (
-                        SELECT
-                          *
-                        FROM sqlnb_input
-                      ) AS x
+                      FROM sqlnb_input AS x
                       WHERE
                         x.count > 0
                     ) AS t
@@ -416,11 +408,7 @@ RETURN CASE
                         t.doc_id AS doc_id,
                         t.word AS word,
                         t.count AS count
-                      FROM (
-                        SELECT
-                          *
-                        FROM sqlnb_input
-                      ) AS t
+                      FROM sqlnb_input AS t
                       WHERE
                         t.count > 0
                     ) AS t

@@ -220,11 +220,7 @@ RETURN CASE
                         t.doc_id AS doc_id,
                         t.word AS word,
                         t.count AS count
-                      FROM (
-                        SELECT
-                          *
-                        FROM sqlnb_input
-                      ) AS t
+                      FROM sqlnb_input AS t
                       WHERE
                         t.count > 0
                     ) AS t
@@ -317,11 +313,7 @@ RETURN CASE
                         x.doc_id AS doc_id,
                         x.word AS word,
                         1 AS count
-                      FROM (
-                        SELECT
-                          *
-                        FROM sqlnb_input
-                      ) AS x
+                      FROM sqlnb_input AS x
                       WHERE
                         x.count > 0
                     ) AS t
@@ -414,11 +406,7 @@ RETURN CASE
                         t.doc_id AS doc_id,
                         t.word AS word,
                         t.count AS count
-                      FROM (
-                        SELECT
-                          *
-                        FROM sqlnb_input
-                      ) AS t
+                      FROM sqlnb_input AS t
                       WHERE
                         t.count > 0
                     ) AS t
