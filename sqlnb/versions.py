@@ -124,12 +124,19 @@ def _tables(db: Database, *wheres: str) -> list[ModelTable]:
 
 
 def moving(
-    db: Database, source: str, target: str, tables: Sequence[ModelTable], *, delete: bool = True
+    db: Database,
+    source: str,
+    target: str,
+    tables: Sequence[ModelTable],
+    *,
+    delete: bool = True,
+    replace: bool = True,
 ) -> list[exp.Expr]:
     """The statements that put the rows of ``source`` under ``target`` in ``tables`` (the
-    catalog first): any left under ``target`` go first, then a copy, then (``delete``) the
-    source's rows. Where the engine has no transactions, rows with a catalog row are whole."""
-    statements = catalog.deletes(target, tables)  # the catalog row first
+    catalog first): (``replace``) any left under ``target`` go first, then a copy, then
+    (``delete``) the source's rows. Where the engine has no transactions, rows with a catalog
+    row are whole."""
+    statements = catalog.deletes(target, tables) if replace else []  # the catalog row first
     for table in [*tables[1:], tables[0]]:  # the catalog row last: a copy that has it is whole
         columns = [c for c in db.columns(table.node()) if c.lower() != "model"]
         rows = (
@@ -184,16 +191,13 @@ def check_keep(keep: int) -> None:
 
 
 def _dropping(db: Database, name: str, version: Version) -> list[exp.Expr]:
-    """Delete a kept, not current version's rows; its number is remembered (never reused)."""
+    """Delete a kept, not current version's rows; its version row moves under the name's
+    "dropped" key, beside those of the versions dropped before it (a row each: after a
+    rollback the highest number is not always the last dropped), so that its number is never
+    given again. Every DELETE is of whole keys (on Spark, a partition each)."""
     tables = _tables(db, version.where)
     statements = catalog.deletes(version.where, tables[:-1])
-    tombstone = (
-        exp.delete(VERSIONS.node())
-        .where(exp.column("model").eq(exp.convert(_gone(name))))
-        .where(exp.column("version") < version.version)
-    )
-    statements += [tombstone, *moving(db, version.where, _gone(name), [VERSIONS])]
-    return statements
+    return statements + moving(db, version.where, _gone(name), [VERSIONS], replace=False)
 
 
 def _chosen(db: Database, name: str, version: int) -> Version:

@@ -405,8 +405,10 @@ def test_binary_calibration_of_a_real_table(cancer_db, method):
 
 
 def test_calibration_is_stored_shown_moved_and_dropped(text_db, tmp_path):
-    # the data alone, without the models other tests added to text_db: the moved model is
-    # compared bit for bit, and DuckDB sums a table shared with other models in its own order
+    # the data alone, without the models other tests added to text_db. The moved model's
+    # rows sit in another order in their tables, and DuckDB's threads sum a document's terms
+    # in an order of their own: the probabilities may differ in the last bits (2.2e-16 seen
+    # in CI), as tests/test_versions.py allows for rows moved between keys
     path = tmp_path / "c.duckdb"
     path.write_bytes((text_db.parent / "data.duckdb").read_bytes())
     sqlnb("train", path, "--model", "c", "--tokens", "train_tokens", "--labels", "train_labels")
@@ -433,7 +435,7 @@ def test_calibration_is_stored_shown_moved_and_dropped(text_db, tmp_path):
         con.execute(f"ATTACH '{path}' AS src (READ_ONLY)")
         con.execute("CREATE TABLE held_out_tokens AS SELECT * FROM src.held_out_tokens")
     moved = proba(other, "--model", "c", "--tokens", "held_out_tokens")
-    assert np.abs(moved - calibrated).max() == 0
+    assert np.abs(moved - calibrated).max() <= 1e-12
     done = sqlnb("retune", path, "--model", "c", "--alpha", "0.5")
     assert "its sigmoid calibration was dropped" in done.stdout
     assert frame(path, "SELECT COUNT(*) AS n FROM sqlnb_calibration WHERE model = 'c'")["n"][0] == 0

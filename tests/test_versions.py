@@ -145,6 +145,20 @@ def test_versions_rollback_and_refusals(tmp_path):
     assert run("versions", path).returncode == 1
 
 
+def test_a_dropped_number_is_never_given_again_after_a_rollback(tmp_path):
+    """After a rollback the current version is not the newest: dropping the newer one, then
+    an older one, must still remember the newer number."""
+    path = tmp_path / "n.duckdb"
+    make(path)
+    for _ in range(3):
+        run("train", path, *docs("early"), "--keep", "10", ok=True)
+    run("rollback", path, "--to", "1", ok=True)
+    run("drop", path, "--version", "3", ok=True)
+    run("drop", path, "--version", "2", ok=True)
+    run("train", path, *docs("late"), "--keep", "10", ok=True)
+    assert [(v["version"], v["current"]) for v in kept(path)] == [(1, False), (4, True)]
+
+
 def test_calibrate_keeps_a_version(tmp_path):
     path = tmp_path / "c.duckdb"
     make(path)

@@ -30,6 +30,9 @@ def main(args: list[str] | None = None) -> None:
         sys.stderr.write("Interrupted: the database is as it was.\n")  # console.INTERRUPTED
         code = 130
     except Exception as error:
+        if _interrupted(error):  # an error raised while a Ctrl-C unwound: still a Ctrl-C
+            sys.stderr.write("Interrupted: the database is as it was.\n")
+            _exit(130)
         if type(error).__name__ != "ClosedOutput":  # sqlnb.cli.options.ClosedOutput
             return _failed(error)
         # stdout closed early (| head): quietly, 141, as other tools
@@ -38,6 +41,16 @@ def main(args: list[str] | None = None) -> None:
     if code == 130:  # interrupted: everything is closed and rolled back by now
         _exit(130)
     raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _interrupted(error: BaseException | None) -> bool:
+    """Whether ``error`` was raised while a KeyboardInterrupt was being handled."""
+    seen = 0
+    while error is not None and seen < 20:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        error, seen = error.__context__, seen + 1
+    return False
 
 
 def _failed(error: Exception) -> None:

@@ -10,6 +10,7 @@ tracer, run it, and turn the engine's errors into :class:`~sqlnb.errors.SqlnbErr
 from __future__ import annotations
 
 import contextlib
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -201,34 +202,39 @@ class Database:
         was committed."""
         if not self.backend.interruptible:
             return call()
-        result: dict[str, Any] = {}
-        # An Event, not Thread.join: a join that Ctrl-C interrupts can mark a running thread
-        # as stopped (Python < 3.13), and the connection would then be used while busy.
-        done = threading.Event()
+        # A queue implemented in C, not an Event or Thread.join: a Ctrl-C that lands inside a
+        # Python-level Condition.wait can leave its lock half released, and the next wait (or
+        # the worker's set) then fails with "release unlocked lock" instead of stopping.
+        results: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
 
         def work() -> None:
             try:
-                result["value"] = call()
+                results.put((True, call()))
             except BaseException as error:  # handed back to the calling thread
-                result["error"] = error
-            finally:
-                done.set()
+                results.put((False, error))
+
+        def finished(seconds: float) -> tuple[bool, Any] | None:
+            try:
+                return results.get(timeout=seconds)
+            except queue.Empty:
+                return None
 
         worker = threading.Thread(target=work, name="sqlnb-statement", daemon=True)
         try:
             worker.start()  # a Ctrl-C can arrive while it waits for the thread to start
-            while not done.wait(0.1):
+            while (outcome := finished(0.1)) is None:
                 if self.progress is not None:
                     self.progress(self.backend.progress())
         except KeyboardInterrupt:
-            while not done.wait(0.05):  # again until it stops: it may not have started yet
+            while (outcome := finished(0.05)) is None:  # until it stops: it may not have started
                 self.backend.interrupt()
-            if text == self.dialect.commit and "value" in result:
-                return result["value"]  # type: ignore[no-any-return]
+            if text == self.dialect.commit and outcome[0]:
+                return outcome[1]  # type: ignore[no-any-return]
             raise
-        if "error" in result:
-            raise result["error"]
-        return result["value"]  # type: ignore[no-any-return]
+        ok, value = outcome
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
 
     @contextlib.contextmanager
     def transaction(self, *, models: bool = True) -> Iterator[None]:
