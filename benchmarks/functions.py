@@ -43,7 +43,9 @@ ONE = "SELECT sqlnb_classify('{m}', 'the best coffee I have had in years, will b
 CLIENTS = {  # one process: read the functions' rows, print the number of rows and a checksum
     "duckdb": """
 import duckdb, sys, json
-rows = duckdb.connect(sys.argv[1], read_only=True).execute(sys.argv[2]).fetchall()
+con = duckdb.connect(sys.argv[1], read_only=True)
+con.execute("SET enable_progress_bar = false")  # it draws on stdout after 2 s
+rows = con.execute(sys.argv[2]).fetchall()
 print(json.dumps(sorted([str(d), str(l)] for d, l, p in rows)))
 """,
     "sqlite": """
@@ -86,7 +88,10 @@ def client(engine: str, url: str, query: str) -> tuple[float, list]:
             capture_output=True,
             text=True,
         )
-        rows = json.loads(done.stdout)
+        try:
+            rows = json.loads(done.stdout)
+        except json.JSONDecodeError:
+            raise SystemExit(f"{engine}: the client printed {done.stdout[:300]!r}") from None
     return time.perf_counter() - start, rows
 
 
