@@ -169,7 +169,7 @@ def train(
     history: list[dict[str, Any]] = []
     with db.transaction():
         db.stage("preparing")
-        versions.before_write(db, model)  # the version it replaces is kept
+        versions.before_write(db, model, anew=True)  # the version it replaces is kept
         labeled = _table(db, LABELED, weighted)
         labeled_ids = exp.select("doc_id").from_(labeled.copy())
         tokens = _table(  # the labeled documents' tokens (the table may hold others too)

@@ -62,7 +62,7 @@ class Training:
         versions.check_keep(self.keep)  # before anything is written
         with self.db.transaction():
             if functions and self.command:  # the version it replaces is kept
-                versions.before_write(self.db, self.model)
+                versions.before_write(self.db, self.model, anew=self.command in versions.ANEW)
             for statement in self.statements:
                 self.db.stage(_stage(statement))
                 self.db.execute(statement)

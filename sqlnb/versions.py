@@ -35,6 +35,7 @@ from sqlnb.kinds import KINDS, ModelTable
 MARK = catalog.INTERNAL  # in every internal key; no model name may hold it
 KEEP: int = settings.KEEP.default  # versions kept, the current one included
 COMMANDS = ("train", "append", "retune", "calibrate", "import")
+ANEW = ("train", "import")  # the writes that read nothing of the model they replace
 
 
 def key(name: str, version: int) -> str:
@@ -162,9 +163,13 @@ def _run(db: Database, statements: Iterable[exp.Expr]) -> None:
         db.execute(statement)
 
 
-def before_write(db: Database, name: str) -> None:
+def before_write(db: Database, name: str, *, anew: bool = False) -> None:
     """Inside a write's transaction, before it replaces model ``name``: keep the current
-    version under its key (a model written before versions were kept is numbered first)."""
+    version under its key (a model written before versions were kept is numbered first).
+    A write that reads nothing of the model it replaces (``anew``: train, import) lets the
+    rows move to the key where the engine can in its transaction (UPDATE of the key: one
+    statement per table, no copy, and nothing left for the write to delete); otherwise
+    they are copied."""
     if catalog.row(db, name) is None:
         return
     _run(db, [templates.render(VERSIONS.create)])
@@ -172,8 +177,18 @@ def before_write(db: Database, name: str) -> None:
     if not current:  # a model an earlier sqlnb wrote (or whose row was lost): version it
         _run(db, [_record(name, "train", exp.column("trained_at", "m"))])
         current = [v for v in kept(db, name) if v.current]
-    _run(db, moving(db, name, key(name, current[0].version), _tables(db, name), delete=False))
+    target, tables = key(name, current[0].version), _tables(db, name)
+    if anew and db.dialect.update and db.dialect.begin is not None:
+        _run(db, [*catalog.deletes(target, tables), *_renaming(name, target, tables)])
+        return
+    _run(db, moving(db, name, target, tables, delete=False))
     _run(db, catalog.deletes(name, [VERSIONS]))
+
+
+def _renaming(source: str, target: str, tables: Sequence[ModelTable]) -> list[exp.Expr]:
+    """UPDATE ... SET model = ``target`` of ``source``'s rows in each of ``tables``."""
+    where = exp.column("model").eq(exp.convert(source))
+    return [exp.update(t.node(), {"model": exp.convert(target)}, where=where) for t in tables]
 
 
 def after_write(db: Database, name: str, command: str, keep: int = KEEP) -> None:

@@ -1,0 +1,71 @@
+"""Issue 40 and 38: a retraining keeps the version it replaces by moving its rows under the
+version's key (an UPDATE of the key where the engine has transactions), not by copying them;
+the kept version's rows are exactly the replaced model's, and the statements a training runs
+are counted (the README's table)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import duckdb
+import pytest
+
+import sqlnb
+from sqlnb import versions
+from sqlnb.engine import Database
+
+TABLES = ("sqlnb_classes", "sqlnb_word_counts", "sqlnb_scoring", "sqlnb_prior", "sqlnb_models")
+TOKENS = [(d, f"w{(d * 7 + j) % 13}", 1 + j % 2) for d in range(30) for j in range(6)]
+LABELS = [(d, "ab"[d % 2]) for d in range(30)]
+
+
+def _database(engine: str) -> Database:
+    con = duckdb.connect() if engine == "duckdb" else sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE tokens (doc_id INTEGER, word TEXT, count INTEGER)")
+    con.execute("CREATE TABLE labels (doc_id INTEGER, label TEXT)")
+    con.executemany("INSERT INTO tokens VALUES (?, ?, ?)", TOKENS)
+    con.executemany("INSERT INTO labels VALUES (?, ?)", LABELS)
+    con.commit()
+    return Database.connect(con)
+
+
+def _rows(db: Database, where: str) -> dict[str, list[str]]:
+    out = {}
+    for table in TABLES:
+        found = db.fetch_text(f"SELECT * FROM {table} WHERE model = '{where}'")
+        out[table] = sorted(str(r[1:]) for r in found)  # without the model column
+    return out
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "sqlite"])
+def test_a_retraining_moves_the_replaced_rows(engine):
+    db = _database(engine)
+    sqlnb.train(db, "tokens", "labels", model="m", alpha=0.5)
+    before = _rows(db, "m")
+    statements: list[str] = []
+    db.timer = lambda text, _seconds: statements.append(text.replace("\n", " "))
+    sqlnb.train(db, "tokens", "labels", model="m", alpha=2.0)
+    db.timer = None
+    kept = versions.key("m", 1)
+    assert _rows(db, kept) == before  # the replaced version, row for row
+    assert _rows(db, "m") != before  # the new one (another alpha)
+    copies = [s for s in statements if s.startswith("INSERT") and f"'{kept}'" in s]
+    assert copies == []  # moved, not copied
+    moves = [s for s in statements if s.startswith("UPDATE") and f"'{kept}'" in s]
+    assert {m.split()[1].strip('"') for m in moves} >= set(TABLES)
+    assert [v.version for v in versions.kept(db, "m")] == [1, 2]
+    # the kept version answers as the first training did
+    first = sqlnb.load(db, kept).predict("tokens").fetchall() if engine == "duckdb" else None
+    if first is not None:
+        again = sqlnb.train(db, "tokens", "labels", model="check", alpha=0.5)
+        assert sorted(map(str, first)) == sorted(map(str, again.predict("tokens").fetchall()))
+
+
+def test_an_append_still_copies_what_it_reads():
+    db = _database("duckdb")
+    sqlnb.train(db, "tokens", "labels", model="m")
+    before = _rows(db, "m")
+    sqlnb.append(db, "tokens", "labels", model="m")
+    assert _rows(db, versions.key("m", 1)) == before
+    counts = db.fetch_text("SELECT SUM(count) FROM sqlnb_word_counts WHERE model = 'm'")
+    assert counts[0][0] == 2 * sum(c for _, _, c in TOKENS)
