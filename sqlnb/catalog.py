@@ -144,6 +144,12 @@ def deletes(model: str, which: Iterable[ModelTable]) -> list[exp.Expr]:
     ]
 
 
+def deleting(statement: exp.Expr, model: str) -> bool:
+    """Whether ``statement`` is one of :func:`deletes`' for ``model``."""
+    where = statement.args.get("where") if isinstance(statement, exp.Delete) else None
+    return where is not None and where.this == exp.column("model").eq(exp.convert(model))
+
+
 def replacing(db: Database, model: str, the_kind: Kind, *, script: bool = False) -> list[exp.Expr]:
     """The statements before writing model ``model`` of ``the_kind`` anew: create the tables
     (all of them in a ``script``, see :func:`creates`), then delete the rows of the model it

@@ -60,10 +60,13 @@ class Training:
         """Run the statements in one transaction and :func:`finish` it (``functions`` off: a
         model that will not be committed); returns the model as written."""
         versions.check_keep(self.keep)  # before anything is written
+        statements = self.statements
         with self.db.transaction():
             if functions and self.command:  # the version it replaces is kept
-                versions.before_write(self.db, self.model, anew=self.command in versions.ANEW)
-            for statement in self.statements:
+                anew = self.command in versions.ANEW
+                if versions.before_write(self.db, self.model, anew=anew):  # its rows moved
+                    statements = [s for s in statements if not catalog.deleting(s, self.model)]
+            for statement in statements:
                 self.db.stage(_stage(statement))
                 self.db.execute(statement)
             written = finish(self, functions=functions)

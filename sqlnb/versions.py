@@ -163,15 +163,15 @@ def _run(db: Database, statements: Iterable[exp.Expr]) -> None:
         db.execute(statement)
 
 
-def before_write(db: Database, name: str, *, anew: bool = False) -> None:
+def before_write(db: Database, name: str, *, anew: bool = False) -> bool:
     """Inside a write's transaction, before it replaces model ``name``: keep the current
     version under its key (a model written before versions were kept is numbered first).
     A write that reads nothing of the model it replaces (``anew``: train, import) lets the
     rows move to the key where the engine can in its transaction (UPDATE of the key: one
     statement per table, no copy, and nothing left for the write to delete); otherwise
-    they are copied."""
+    they are copied. Returns whether they moved (then the model has no row left to delete)."""
     if catalog.row(db, name) is None:
-        return
+        return False
     _run(db, [templates.render(VERSIONS.create)])
     current = [v for v in kept(db, name) if v.current]
     if not current:  # a model an earlier sqlnb wrote (or whose row was lost): version it
@@ -180,9 +180,10 @@ def before_write(db: Database, name: str, *, anew: bool = False) -> None:
     target, tables = key(name, current[0].version), _tables(db, name)
     if anew and db.dialect.update and db.dialect.begin is not None:
         _run(db, [*catalog.deletes(target, tables), *_renaming(name, target, tables)])
-        return
+        return True
     _run(db, moving(db, name, target, tables, delete=False))
     _run(db, catalog.deletes(name, [VERSIONS]))
+    return False
 
 
 def _renaming(source: str, target: str, tables: Sequence[ModelTable]) -> list[exp.Expr]:
