@@ -27,7 +27,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, pipeline, settings, templates
+from sqlnb import catalog, multilabel, pipeline, settings, templates
 from sqlnb.catalog import CALIBRATION, Entry
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
@@ -127,6 +127,7 @@ def fit(
     but for a temporary table)."""
     if method not in METHODS:
         raise settings.METHOD.refuse(method, "")
+    multilabel.refuse(entry, "calibration")
     if method == "none":
         return Calibration("none", [])
     if entry.n_classes < 2:

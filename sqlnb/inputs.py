@@ -175,6 +175,7 @@ class Labels:
     # (a docs table: two rows of one id are refused, not merged)
     what: str = "labels table"
     one_row_each: bool = False
+    several: bool = False  # several labels per document (train --multi-label, sqlnb.multilabel)
 
     @property
     def name(self) -> str:
@@ -229,9 +230,12 @@ class Labels:
                 f"{name} has {total['bad_weight']} sample weights that are "
                 "NULL, NaN, infinite or negative"
             )
-        if total["conflicts"]:
+        if total["conflicts"] and not self.several:
             doc = db.fetch(templates.render("check/conflict.sql", labels=query))[0][0]
-            raise SqlnbError(f"{name} gives document {doc} two different labels")
+            raise SqlnbError(
+                f"{name} gives document {doc} two different labels (several labels per "
+                "document: train --multi-label)"
+            )
         if self.one_row_each and total["n_docs"] != total["n_rows"]:
             doc = db.fetch(templates.render("check/conflict.sql", labels=every_row))[0][0]
             raise SqlnbError(

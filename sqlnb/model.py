@@ -41,6 +41,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
 from sqlnb.inputs import Labels, Source, as_source, type_family
 from sqlnb.kinds.base import Note, Ranked, Rows, Section
+from sqlnb.multilabel import metrics, refuse
 from sqlnb.pruning import Pruning
 from sqlnb.tokenizer import Tokenizer
 
@@ -136,6 +137,7 @@ class Model(Entry):
         other column and row stays as it was. Every row is classified (a row without tokens
         gets the prior). ``options`` are :meth:`decision_options`' (calibration, new priors,
         costs). Returns the number of rows updated."""
+        refuse(self, "classify")
         target = templates.table(table)
         columns = self.db.columns(target)
         if id_column not in columns:
@@ -175,6 +177,7 @@ class Model(Entry):
     ) -> exp.Select:
         """(doc_id, feature, contribution): why each document got its label rather than the
         runner-up; a document's contributions add up to log P(label) - log P(runner-up)."""
+        refuse(self, "explain")
         return pipeline.explanation(self.db, self, data, doc=doc, top=top)
 
     def explain(self, data: str | Source, *, doc: str | None = None, top: int | None = None) -> Any:
@@ -183,6 +186,7 @@ class Model(Entry):
 
     def weights_query(self) -> exp.Select:
         """(feature, weight): a two-class text model as a linear classifier."""
+        refuse(self, "weights")
         return pipeline.weights(self)
 
     def evaluation_statements(
@@ -206,7 +210,10 @@ class Model(Entry):
         self, data: str | Source, labels: str | Labels | None = None, *, calibrate: bool = True
     ) -> dict[str, Any]:
         """Accuracy, macro-F1, log-loss, the Brier score, the expected calibration error (15
-        bins), per-class precision/recall/F1/support, confusion, the reliability bins."""
+        bins), per-class precision/recall/F1/support, confusion, the reliability bins; for a
+        multi-label model, its metrics (:mod:`sqlnb.multilabel.metrics`)."""
+        if self.params.get("multi_label"):
+            return metrics.evaluate(self.db, self, data, labels)
         create, queries, drop_it = self.evaluation_statements(data, labels, calibrate=calibrate)
         confusion, per_class, summary, reliability = queries
         self.db.stage("scoring")
@@ -288,6 +295,7 @@ class Model(Entry):
         """New class priors by label: given (``'spam=0.2,ham=0.8'``), or ``'estimate'``d by EM
         on the documents of ``data`` (:mod:`sqlnb.decisions`), from the calibrated posteriors
         unless ``calibrate`` is off (the probabilities the priors will adjust)."""
+        refuse(self, "--priors")
         old = decisions.training_priors(self.db, self)
         labels = {int(c["class_id"]): str(c["label"]) for c in self.classes()}
         if isinstance(priors, dict) or priors != "estimate":

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, labels, templates
+from sqlnb import catalog, labels, multilabel, templates
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import (
@@ -253,7 +253,8 @@ class Pipeline:
         if priors is not None:
             steps.append(lambda relation: reweighted(priors, relation))
         names = [f"{POSTERIOR}_{i}" for i in range(len(steps))] + [POSTERIOR]
-        posteriors = [(names[0], posterior())]
+        first = multilabel.posterior(JLL) if multilabel.of(entry) else posterior()
+        posteriors = [(names[0], first)]
         posteriors += [(names[i + 1], step(names[i])) for i, step in enumerate(steps)]
         return cls(
             (*leading, *inputs.items(), (DOCUMENTS, documents), *scoring, *posteriors),
@@ -318,6 +319,7 @@ def prediction(
     proba: bool = False,
     costs: exp.Query | None = None,
     confidence: float | None = None,
+    threshold: float | None = None,
     **options: Any,
 ) -> exp.Select:
     """The query of predict's output: (doc_id, label, proba), or with ``proba`` one row per
@@ -336,6 +338,10 @@ def prediction(
         tree = Pipeline([*pipeline.ctes, *labels.walk_ctes(db, entry, POSTERIOR)], pipeline.inputs)
         return tree.select(labels.walk(walk))
     model = options.get("name") or exp.convert(entry.name)
+    if multilabel.of(entry) or threshold is not None:  # one binary classifier per label
+        ml = multilabel.final(entry, label(entry), POSTERIOR, proba=proba, threshold=threshold,
+                              model=model, costs=costs, **options)  # fmt: skip
+        return pipeline.select(ml)
     if costs is not None:
         if proba:
             raise SqlnbError("--costs decides one label per document: it does not go with --proba")

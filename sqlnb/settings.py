@@ -295,7 +295,24 @@ CONFIDENCE = Setting(
     message="{flag} must be a number between 0 and 1, not {value!r}",
 )
 
-LABEL_MODES = (HIERARCHY, CONFIDENCE)
+MULTI_LABEL = Setting(
+    "multi_label",
+    FLAG,
+    False,
+    "Several labels per document (a labels table with several rows for one): one binary "
+    "Naive Bayes per label.",
+)
+THRESHOLD = Setting(
+    "threshold",
+    NUMBER,
+    0.5,
+    "Multi-label: predict every label whose probability is at least this (default: 0.5 at "
+    "training; predict: the model's).",
+    metavar="T",
+    message="{flag} must be a number between 0 and 1, not {value!r}",
+)
+
+LABEL_MODES = (HIERARCHY, CONFIDENCE, MULTI_LABEL, THRESHOLD)
 
 # Every setting above (the hyperparameters are sqlnb.kinds.params's).
 SETTINGS = (

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, events, templates, versions
+from sqlnb import catalog, events, multilabel, templates, versions
 from sqlnb import labels as labels_mode
 from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, Entry
 from sqlnb.classes import (
@@ -286,6 +286,7 @@ def append(
     if dialect is None:
         db.trusted(writing=True)  # before reading the model it adds to
     current = catalog.entry(db, model)
+    multilabel.refuse(current, "appending (train --append)")  # its totals: train it again
     if dialect is None:
         db.backend.check_writable()
     the_kind, params = current.kind, dict(current.params)
@@ -437,6 +438,7 @@ def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
     db.trusted(writing=True)
     current = catalog.entry(db, model)
     the_kind = current.kind
+    multilabel.refuse(current, "retune")
     if current.params.get("em"):
         raise SqlnbError(
             f"model {model!r} was trained by EM: its counts are its last iteration's under "

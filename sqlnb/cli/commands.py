@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from sqlglot import exp
 
-from sqlnb import files, settings, training, tuning, versions
+from sqlnb import files, multilabel, settings, training, tuning, versions
 from sqlnb.cli import upkeep  # noqa: F401  (registers ``sqlnb functions``)
 from sqlnb.cli.console import (
     FILE_SUFFIXES,
@@ -49,9 +49,11 @@ from sqlnb.cli.options import (
     KindOpt,
     MethodOpt,
     ModelOpt,
+    MultiLabelOpt,
     PriorsOpt,
     ReplaceOpt,
     SelectOpt,
+    ThresholdOpt,
     TokenizerOptions,
     UncalibratedOpt,
     UnseenOpt,
@@ -66,6 +68,7 @@ from sqlnb.features import Selection
 from sqlnb.inputs import Docs, Labels, Source, Tokens
 from sqlnb.kinds.presentation import noun
 from sqlnb.model import Model, load
+from sqlnb.multilabel import counting
 from sqlnb.pruning import Pruning
 
 
@@ -101,14 +104,17 @@ def train(
     keep: KeepOpt = versions.KEEP,
     hierarchy: HierarchyOpt = None,
     confidence: ConfidenceOpt = None,
+    multi_label: MultiLabelOpt = False,
+    threshold: ThresholdOpt = None,
     dialect: str | None = None,
 ) -> None:
     """Train a model (or replace one, atomically) from a tokens and a labels table, from raw
     text (--docs), or from a wide table (--table); with --unlabeled, by semi-supervised EM."""
     em = (em_weight, em_iterations, em_tolerance)
     if unlabeled is not None or unlabeled_docs is not None:
-        if append or dialect is not None or select is not None or pruning is not None:
-            fail("--unlabeled trains by EM: not with --append, --select, pruning or sql train")
+        if append or multi_label or any(x is not None for x in (dialect, select, pruning)):
+            fail("--unlabeled trains by EM: not with --append, --multi-label, --select, pruning "
+                 "or sql train")  # fmt: skip
         train_em(db, model_name, kind, data, labels, hyper, tokenizer, unlabeled, unlabeled_docs,
             em, keep)  # fmt: skip
         return
@@ -117,7 +123,7 @@ def train(
     with opened(db, create=dialect is None) as database:
         the_tokenizer = tokenizer.resolve(database)
         if append:
-            tree = {"hierarchy": hierarchy, "confidence": confidence}
+            tree = {"hierarchy": hierarchy, "confidence": confidence, "threshold": threshold}
             given = list(hyper) + [k for k, v in tree.items() if v is not None]
             if given or the_tokenizer is not None or pruning is not None or select is not None:
                 option = (
@@ -137,7 +143,8 @@ def train(
             chosen = None if select is None else Selection.parse(select)
             settings: dict[str, Any] = {"kind": kind, "hyper": hyper, "tokenizer": the_tokenizer}
             settings["hierarchy"] = (hierarchy, confidence)
-            plan = training.train(
+            settings.update(multilabel.given(multi_label, threshold))  # several labels each
+            plan = (counting.train if multi_label else training.train)(
                 database,
                 data,
                 labels,
@@ -215,6 +222,7 @@ def predict(
     costs: CostsOpt = None,
     version: VersionOpt = None,
     confidence: ConfidenceOpt = None,
+    threshold: ThresholdOpt = None,
     dialect: str | None = None,
 ) -> None:
     """Classify every document of a tokens table, --docs table (raw text) or --table: into a
@@ -223,6 +231,7 @@ def predict(
         m = load(database, versions.reading(database, model_name, version))
         decided = _decided(m, data, uncalibrated, priors, costs)
         decided["confidence"] = confidence  # hierarchical labels: the walk's (sqlnb.labels)
+        decided["threshold"] = threshold  # multi-label: the labels kept (sqlnb.multilabel)
         if dialect is not None:
             if output is None or output == "-":
                 fail("give --output TABLE: the script writes the predictions into a table")

@@ -57,6 +57,10 @@ AlphasOpt = Annotated[str, typer.Option(help=settings.ALPHAS.help)]
 FoldsOpt = Annotated[int, typer.Option(help=settings.FOLDS.help)]
 HierarchyOpt = Annotated[str | None, typer.Option(metavar="SEP", help=settings.HIERARCHY.help)]
 ConfidenceOpt = Annotated[float | None, typer.Option(help=settings.CONFIDENCE.help)]
+MultiLabelOpt = Annotated[
+    bool, typer.Option("--multi-label/--no-multi-label", help=settings.MULTI_LABEL.help)
+]
+ThresholdOpt = Annotated[float | None, typer.Option(metavar="T", help=settings.THRESHOLD.help)]
 ReplaceOpt = Annotated[bool, typer.Option(help="Replace OUTPUT if it exists.")]
 UncalibratedOpt = Annotated[
     bool, typer.Option(help="The model's own probabilities, not its calibrated ones.")

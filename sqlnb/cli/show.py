@@ -39,6 +39,9 @@ def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) 
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return
+    if result.get("multi_label"):
+        print_multilabel(model_name, result)
+        return
     echo(
         f"model {model_name!r} on {result['n_docs']} documents: accuracy "
         f"{result['accuracy']:.4f}, macro-F1 {result['macro_f1']:.4f}, "
@@ -63,6 +66,23 @@ def print_evaluation(model_name: str, result: dict[str, Any], *, as_json: bool) 
     for t in labels_seen:
         matrix.add_row(t, *(str(counts.get((t, p), 0)) for p in labels_seen))
     display(matrix)
+
+
+def print_multilabel(model_name: str, result: dict[str, Any]) -> None:
+    """A multi-label model's evaluation (sqlnb.multilabel.metrics): its five metrics, then per
+    label precision, recall, F1 (with a bar) and support."""
+    echo(
+        f"model {model_name!r} on {result['n_docs']} documents (threshold "
+        f"{result['threshold']:g}): micro-F1 {result['micro_f1']:.4f}, macro-F1 "
+        f"{result['macro_f1']:.4f}, samples-F1 {result['samples_f1']:.4f}, Hamming loss "
+        f"{result['hamming_loss']:.4f}, subset accuracy {result['subset_accuracy']:.4f}"
+    )
+    per_label = table("label", "precision", "recall", "F1", "", "support")
+    for label, r in result["per_label"].items():
+        bar = "#" * round(20 * float(r["f1"]))
+        f1, support = f"{r['f1']:.4f}", str(r["support"])
+        per_label.add_row(label, f"{r['precision']:.4f}", f"{r['recall']:.4f}", f1, bar, support)
+    display(per_label)
 
 
 def print_demo(demo: Demo) -> None:

@@ -103,7 +103,12 @@ def _by(source: exp.Expr, alias: str, key: str, value: str, prefix: str, n: int)
     ]
 
 
-def derive(model: Name, families: dict[str, Weight], counts: exp.Query | None = None) -> exp.Expr:
+def derive(
+    model: Name,
+    families: dict[str, Weight],
+    counts: exp.Query | None = None,
+    totals: exp.Query | None = None,
+) -> exp.Expr:
     """Insert the model's rows into ``sqlnb_scoring``: for every training word and block of
     classes a row whose column j holds the weight of class base + j, by each family's formula
     (prefix ``w``: rows of block ``base``; ``a``: of block ``-1 - base``). The counts are
@@ -111,7 +116,9 @@ def derive(model: Name, families: dict[str, Weight], counts: exp.Query | None = 
     block (its classes' totals, and the formulas' parts that depend on them alone, computed
     once) and joined to its pivoted counts in that block: the query is the same whatever the
     number of classes. ``counts`` is the relation
-    (class_id, word, count) of the model's counts, if not its rows of ``sqlnb_word_counts``."""
+    (class_id, word, count) of the model's counts, if not its rows of ``sqlnb_word_counts``;
+    ``totals`` (word, count), if given, the words' counts over all documents (a multi-label
+    model's, whose documents count under several classes), else the counts' sums."""
     if counts is None:
         counts = (
             exp.select(col("class_id"), col("word"), col("count"))
@@ -120,9 +127,10 @@ def derive(model: Name, families: dict[str, Weight], counts: exp.Query | None = 
         )
     stored = counts.subquery("k", copy=False)
     counts = counts.subquery("w")
+    summed = counts if totals is None else totals.subquery("w")
     words = (  # per word: its count over all classes
         exp.select(exp.Sum(this=col("count", "w")).as_("total"), col("word", "w").as_("word"))
-        .from_(counts.copy(), copy=False)
+        .from_(summed.copy(), copy=False)
         .group_by(col("word", "w"), copy=False)
     )
     block = block_of(col("class_id", "w"))
@@ -165,7 +173,7 @@ def derive(model: Name, families: dict[str, Weight], counts: exp.Query | None = 
             ),
             exp.Sum(this=col("count")).as_("grand_total"),
         )
-        .from_(counts.copy(), copy=False)
+        .from_(summed.copy(), copy=False)
         .subquery("z", copy=False)
     )
     blocks = exp.select(

@@ -1,0 +1,107 @@
+"""Multi-label classification: a label mode on the one scoring form.
+
+``train --multi-label`` (:mod:`sqlnb.multilabel.counting`) trains one binary Naive Bayes per
+label, "label" against "not label", as scikit-learn's ``OneVsRestClassifier`` around the
+kind's estimator on ``MultiLabelBinarizer`` targets. It stores one count table: the counts
+per label (every document counted under each of its labels) and, as class -1, the totals over
+the documents (and their number, under a NULL word). The counts of "not label" are the totals
+minus the label's, so the weights derived into the usual tables (``sqlnb_scoring``,
+``sqlnb_base``) are each label's log odds: the shared joint log-likelihood of a (document,
+label) is then the label's log odds, and this mode's posterior (``sql/multilabel/posterior.sql``)
+is its logistic function, where the flat mode's is the log-sum-exp over the classes.
+predict keeps the labels at or above a threshold (stored with the model, default 0.5);
+evaluate gives the multi-label metrics (:mod:`sqlnb.multilabel.metrics`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlglot import exp
+
+from sqlnb import settings, templates
+from sqlnb.errors import SqlnbError
+
+if TYPE_CHECKING:
+    from sqlnb.catalog import Entry
+
+MODE = "multi_label"  # the params' key of a multi-label model
+
+
+def of(entry: Entry) -> bool:
+    """Whether ``entry`` is a multi-label model."""
+    return bool(entry.params.get(MODE))
+
+
+def checked(threshold: float | None) -> float:
+    """A threshold between 0 and 1 (the default where None)."""
+    value = settings.THRESHOLD.given(threshold)
+    if value > 1:
+        raise settings.THRESHOLD.refuse(value, settings.THRESHOLD.message)
+    return float(value)
+
+
+def given(multi_label: bool, threshold: float | None) -> dict[str, Any]:
+    """The command line's settings of a training: ``{"threshold": T}`` for a multi-label one,
+    none for a flat one (refused if a threshold is given)."""
+    if not multi_label:
+        if threshold is not None:
+            raise SqlnbError("--threshold goes with --multi-label (several labels per document)")
+        return {}
+    return {"threshold": checked(threshold)}
+
+
+def threshold_for(entry: Entry, threshold: float | None) -> float:
+    """The threshold of a prediction of ``entry``: ``threshold``, else the stored one."""
+    return checked(threshold if threshold is not None else entry.params.get("threshold"))
+
+
+def posterior(jll: str) -> exp.Select:
+    """Every (document, label)'s binary probability from the relation ``jll`` (log odds)."""
+    return templates.select("multilabel/posterior.sql", jll=exp.to_table(jll))
+
+
+def refuse(entry: Entry | None, what: str) -> None:
+    """Refuse ``what`` (a command or an option) for a multi-label model, in one line."""
+    if entry is not None and of(entry):
+        raise SqlnbError(
+            f"model {entry.name!r} is multi-label (one binary classifier per label): {what} "
+            "is not available for it"
+        )
+
+
+def final(
+    entry: Entry,
+    label: exp.Expr,
+    posterior: str,
+    *,
+    proba: bool,
+    threshold: float | None,
+    model: exp.Expr,
+    **options: Any,
+) -> exp.Select:
+    """predict's output of a multi-label model over its posterior relation ``posterior``: the
+    (doc_id, label, proba) at or above the threshold, or with ``proba`` every label
+    (doc_id, label, log_proba, proba). ``label`` is the stored label cast back to its type;
+    ``options`` the prediction's others (priors and costs are refused)."""
+    if not of(entry):
+        raise SqlnbError(
+            f"model {entry.name!r} has one label per document: --threshold is for a model "
+            "trained with --multi-label"
+        )
+    for option in ("priors", "costs"):
+        if options.get(option) is not None:
+            refuse(entry, f"--{option}")
+    if proba:
+        if threshold is not None:
+            raise SqlnbError("--proba gives every label: --threshold does not go with it")
+        return templates.select(
+            "predict/proba.sql", posterior=exp.to_table(posterior), label=label, model=model
+        )
+    return templates.select(
+        "multilabel/labels.sql",
+        posterior=exp.to_table(posterior),
+        label=label,
+        model=model,
+        threshold=templates.number(threshold_for(entry, threshold)),
+    )

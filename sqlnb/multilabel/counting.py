@@ -1,0 +1,163 @@
+"""Training a multi-label model (``train --multi-label``, :mod:`sqlnb.multilabel`): the text
+kind's own counting statement run twice, per label and over all documents (class -1), then
+each label's log odds derived into the usual wide table (``sql/multilabel/<kind>_*.sql``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from sqlglot import exp
+
+from sqlnb import catalog, templates
+from sqlnb.engine import Database, dialects
+from sqlnb.errors import SqlnbError
+from sqlnb.inputs import Docs, Labels, Source, as_source, labels_for
+from sqlnb.kinds import kind_for, wide
+from sqlnb.kinds.base import Labeled
+from sqlnb.kinds.params import resolved
+from sqlnb.kinds.text import TextKind, transformed
+from sqlnb.multilabel import MODE, given
+from sqlnb.tokenizer import Tokenizer
+from sqlnb.training import Training, _named, _no_words, _read
+
+WORD_COUNTS = "sqlnb_word_counts"
+
+
+def _refused(params: dict[str, Any], options: dict[str, Any]) -> str | None:
+    """The first setting a multi-label training does not take, as its option."""
+    for name, value in options.items():
+        if value not in (None, (None, None)):
+            return "--" + name.replace("_", "-")
+    if transformed(params):
+        return "a document transform (--idf, --sublinear-tf, --doc-norm)"
+    for name in ("class_prior", "class_weight"):
+        if params.get(name) is not None:
+            return "--" + name.replace("_", "-")
+    if params.get("alpha") == 0:
+        return "--alpha 0 (a label's weights need alpha > 0)"
+    return None
+
+
+def train(
+    db: Database,
+    data: str | Source,
+    labels: str | Labels | None,
+    *,
+    model: str,
+    threshold: float | None = None,
+    dialect: str | None = None,
+    **others: Any,
+) -> Training:
+    """Training multi-label model ``model`` from a tokens or docs table and a labels table that
+    may give a document several labels, with ``others`` ``kind``, ``hyper`` (the kind's
+    hyperparameters) and ``tokenizer`` (from raw text); the other settings of a flat training
+    (pruning, select, hierarchy) are refused."""
+    kind, hyper, tokenizer = (others.pop(k, None) for k in ("kind", "hyper", "tokenizer"))
+    catalog.check_name(model)
+    if dialect is None:
+        db.backend.check_writable()
+    source = as_source(data)
+    the_kind = kind_for(kind, source)
+    if not isinstance(the_kind, TextKind):
+        raise SqlnbError(
+            f"--multi-label is for the text kinds (multinomial, bernoulli, complement), not "
+            f"{the_kind.name}"
+        )
+    params = the_kind.prepare(db, source, resolved(the_kind, hyper or {}))
+    refused = _refused(params, others)
+    if refused is not None:
+        raise SqlnbError(
+            f"--multi-label trains one binary classifier per label: not with {refused}"
+        )
+    if isinstance(source, Docs):
+        params["tokenizer"] = (tokenizer or Tokenizer()).as_dict()
+    elif tokenizer is not None:
+        raise SqlnbError("tokenizer options apply to training from text (--docs)")
+    the_labels = labels_for(source, labels)
+    if the_labels.one_row_each or the_labels.weight is not None:
+        raise SqlnbError(
+            "--multi-label reads a labels table (--labels) with one row per (document, label), "
+            "without sample weights"
+        )
+    the_labels = replace(the_labels, several=True)
+    batch = _read(db, source, the_labels, the_kind, params, dialect=dialect,
+                  tokenizer=tokenizer if isinstance(source, Docs) else None)  # fmt: skip
+    params.update({MODE: True, **given(True, threshold)})
+    if dialect is None:
+        _check_sizes(db, batch.labels_query, the_labels.name)
+    labeled = Labeled.of(batch.labels_query)
+    everything = Labeled(
+        templates.select("multilabel/documents.sql", labels=batch.labels_query.copy()),
+        templates.select("multilabel/everything.sql"),
+    )
+    statements = [
+        *catalog.replacing(db, model, the_kind, script=dialect is not None),
+        templates.render("train/classes.sql", model=model, labeled=labeled.rows),
+        *the_kind.count(model, batch.inputs, labeled, params),
+        *the_kind.count(model, batch.inputs, everything, params),
+        templates.render("multilabel/n_docs.sql", model=model, documents=everything.labels),
+        *derive(model, the_kind, params),
+        catalog.record(model, the_kind, params, batch.label_type),
+    ]
+    if params.get("tokenizer"):
+        statements.append(Tokenizer.from_dict(params["tokenizer"]).record(model))
+    engine = dialects.dialect(dialect) if dialect is not None else db.dialect
+    statements = catalog.overwrites(statements, model, engine)
+    if isinstance(source, Docs):
+        statements += (tokenizer or Tokenizer()).storing()
+    dropped = catalog.calibration(db, model)
+    return Training(db, model, the_kind, params, statements, _no_words(source, labels),
+                    _named(source), dropped, "train")  # fmt: skip
+
+
+def _check_sizes(db: Database, labels: exp.Select, name: str) -> None:
+    """Refuse a label on every training document: its binary classifier has no other side."""
+    query = exp.select(
+        exp.func("COUNT", exp.Distinct(expressions=[exp.column("doc_id")])).as_("n"),
+    ).from_(labels.subquery("l"))
+    n = int(db.fetch(query)[0][0])
+    per = exp.select(exp.column("label"), exp.func("COUNT", exp.Star()).as_("k"))
+    per = per.from_(labels.subquery("l")).group_by(exp.column("label"))
+    every = [r[0] for r in db.fetch(per) if int(r[1]) == n]
+    if every:
+        raise SqlnbError(
+            f"labels table {name!r} gives label {every[0]!r} to every document: --multi-label "
+            "needs documents without each label"
+        )
+
+
+def derive(model: str, the_kind: TextKind, params: dict[str, Any]) -> list[exp.Expr]:
+    """The prior (each label's log odds before the words), the wide weights (each label's
+    minus the rest's, from the counts per label and the totals) and the per-label base."""
+    counts = exp.select("class_id", "word", "count").from_(templates.table(WORD_COUNTS))
+    mine = exp.column("model").eq(exp.convert(model))
+    totals = exp.select("word", "count").from_(templates.table(WORD_COUNTS))
+    total = exp.column("class_id").eq(exp.convert(-1))
+    counts = counts.where(mine, exp.column("class_id").eq(exp.convert(-1)).not_())
+    totals = totals.where(mine.copy(), total, exp.column("word").is_(exp.null()).not_())
+    n_all = templates.select("multilabel/all_docs.sql", model=model).subquery()
+    smoothing = {**the_kind.smoothing(params), "n_all": n_all}
+    names = {"w": f"multilabel/{the_kind.name}_weight.sql", "a": "multilabel/bernoulli_absent.sql"}
+
+    def weight(name: str) -> wide.Weight:
+        return lambda bindings: wide.formula(name, {**bindings, **smoothing})
+
+    families = {prefix: weight(names[prefix]) for prefix in the_kind.weights}
+    n_docs = exp.column("n_docs", "c")
+    learned = params.get("fit_prior", True)
+    prior_alpha = templates.number(float(params.get("prior_alpha") or 0.0))
+    rest = exp.Sub(this=n_all.copy(), expression=n_docs.copy())
+    weight_, total_ = (
+        (
+            exp.Add(this=n_docs, expression=prior_alpha),
+            exp.Add(this=rest, expression=prior_alpha.copy()),
+        )
+        if learned
+        else (templates.number(1.0), templates.number(1.0))
+    )
+    return [
+        templates.render("train/prior.sql", model=model, weight=weight_, total=total_),
+        wide.derive(model, families, counts, totals),
+        the_kind.derive_base(model),
+    ]
