@@ -25,6 +25,7 @@ from sqlnb import catalog, modelfile, training, versions
 from sqlnb.catalog import CLASSES, MODELS
 from sqlnb.engine import Database, scratch
 from sqlnb.errors import SqlnbError
+from sqlnb.multilabel import counting
 from sqlnb.tokenizer import Tokenizer
 
 STAGED = scratch.name("sqlnb_import")  # the temporary relations files are read into
@@ -139,7 +140,7 @@ def import_model(
             missing = [c for c in wanted if c not in types]
             if missing:
                 raise SqlnbError(f"{file.name} of {where} has no column {missing[0]!r}")
-            problem = catalog.flaws(db, table, staged, n_classes)
+            problem = counting.flaws(db, table, staged, n_classes, params)
             if problem is None and table is CLASSES:
                 (n,) = db.fetch(exp.select(exp.func("COUNT", exp.Star())).from_(staged))[0]
                 problem = None if n == n_classes else f"{n} classes, not {n_classes}"
@@ -155,7 +156,7 @@ def import_model(
         statements = [
             *catalog.replacing(db, name, the_kind),
             *inserts,
-            *training.parameters(name, the_kind, params, info["label_type"], n_classes),
+            *counting.parameters(name, the_kind, params, info["label_type"], n_classes),
         ]
         if params.get("tokenizer"):  # a long stop-word list, for the queries after this
             statements += Tokenizer.from_dict(params["tokenizer"]).storing()

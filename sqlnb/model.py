@@ -41,7 +41,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
 from sqlnb.inputs import Labels, Source, as_source, type_family
 from sqlnb.kinds.base import Note, Ranked, Rows, Section
-from sqlnb.multilabel import metrics, refuse
+from sqlnb.multilabel import counting, metrics, refuse
 from sqlnb.pruning import Pruning
 from sqlnb.tokenizer import Tokenizer
 
@@ -459,7 +459,7 @@ def append(
 ) -> Model:
     """Add newly labeled documents (or rows) to a trained model (scikit-learn's partial_fit)."""
     database = connect(db)
-    return Model.of(database, training.append(database, data, labels, model=model).apply())
+    return Model.of(database, counting.appending(database, data, labels, model=model).apply())
 
 
 def retune(db: Any, model: str = "default", **hyperparameters: Any) -> Model:

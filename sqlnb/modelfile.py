@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
-from sqlnb import labels
+from sqlnb import labels, multilabel
 from sqlnb.catalog import CALIBRATION, CLASSES
 from sqlnb.classes import check_class_prior
 from sqlnb.engine.dialects import TYPE_NAMES
@@ -132,6 +132,15 @@ def _confidence(value: Any) -> None:
     labels.checked(value)
 
 
+def _threshold(value: Any) -> None:
+    multilabel.checked(value)
+
+
+def _multi_label(value: Any) -> None:
+    if value is not True:
+        raise SqlnbError(f"multi_label {value!r} is not true (sqlnb writes it for such models)")
+
+
 # The settings a model's params hold besides its kind's hyperparameters: each one's check and
 # the inputs whose training writes it (a kind that reads none of them never has it).
 SETTINGS: dict[str, tuple[Callable[[Any], None], tuple[type, ...]]] = {
@@ -143,6 +152,8 @@ SETTINGS: dict[str, tuple[Callable[[Any], None], tuple[type, ...]]] = {
     "features": (lambda value: None, (Table,)),  # the kind's checks.settings reads them
     "hierarchy": (_separator, (Tokens, Docs, Table)),
     "confidence": (_confidence, (Tokens, Docs, Table)),
+    "multi_label": (_multi_label, (Tokens, Docs)),
+    "threshold": (_threshold, (Tokens, Docs)),
 }
 
 

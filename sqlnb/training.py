@@ -286,7 +286,7 @@ def append(
     if dialect is None:
         db.trusted(writing=True)  # before reading the model it adds to
     current = catalog.entry(db, model)
-    multilabel.refuse(current, "appending (train --append)")  # its totals: train it again
+    multilabel.refuse(current, "training.append (sqlnb.multilabel.counting.append)")
     if dialect is None:
         db.backend.check_writable()
     the_kind, params = current.kind, dict(current.params)

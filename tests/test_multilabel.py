@@ -204,7 +204,6 @@ def test_threshold_needs_a_multi_label_model(db: Path) -> None:
     "command",
     [
         ["calibrate", "--tokens", "test_tokens", "--labels", "test_labels"],
-        ["train", "--append", "--tokens", "test_tokens", "--labels", "test_labels"],
         ["retune", "--alpha", "2"],
         ["explain", "--tokens", "test_tokens"],
         ["train", "--multi-label", "--tokens", "train_tokens", "--unlabeled", "test_tokens"],
@@ -220,3 +219,28 @@ def test_what_a_multi_label_model_refuses(db: Path, command: list[str]) -> None:
     assert result.returncode != 0
     assert "multi-label" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert _fingerprint(db) == before
+
+
+def test_append_export_import_show_and_models(db: Path, tmp_path: Path) -> None:
+    """Appending the second half of the documents gives the model trained on all of them
+    (counts per label and totals add up); the model file carries it; show and models list it."""
+    with duckdb.connect(str(db)) as con:
+        for half, where in (("a", "doc_id < 150"), ("b", "doc_id >= 150")):
+            con.execute(f"CREATE OR REPLACE TABLE half_{half} AS SELECT * FROM train_labels "
+                        f"WHERE {where}")  # fmt: skip
+    run("train", db, "-m", "whole", "--kind", "bernoulli", "--tokens", "train_tokens",
+        "--labels", "train_labels", "--multi-label", ok=True)  # fmt: skip
+    run("train", db, "-m", "grown", "--kind", "bernoulli", "--tokens", "train_tokens",
+        "--labels", "half_a", "--multi-label", ok=True)  # fmt: skip
+    run("train", db, "-m", "grown", "--append", "--tokens", "train_tokens", "--labels", "half_b",
+        ok=True)  # fmt: skip
+    whole, grown = proba(db, "whole"), proba(db, "grown")
+    assert whole.keys() == grown.keys()
+    assert max(abs(whole[k] - grown[k]) for k in whole) < 1e-12
+    run("export", db, "-m", "grown", "-o", tmp_path / "file", ok=True)
+    run("import", db, tmp_path / "file", "-m", "moved", ok=True)
+    moved = proba(db, "moved")
+    assert max(abs(whole[k] - moved[k]) for k in whole) < 1e-12
+    shown = json.loads(run("show", db, "-m", "moved", "--json", ok=True).stdout)["hyperparameters"]
+    assert shown["multi_label"] is True and shown["threshold"] == 0.5
+    assert "moved" in run("models", db, ok=True).stdout

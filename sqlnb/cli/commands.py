@@ -136,7 +136,7 @@ def train(
                     f"with --append the model's own settings apply: {option} is not "
                     "allowed (use sqlnb retune to change smoothing or priors)"
                 )
-            plan = training.append(database, data, labels, model=model_name, dialect=dialect)
+            plan = counting.appending(database, data, labels, model=model_name, dialect=dialect)
             if kind is not None and kind != plan.kind.name:
                 raise SqlnbError(f"model {model_name!r} is {plan.kind.name}, not {kind}")
         else:

@@ -9,19 +9,18 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, templates
+from sqlnb import catalog, templates, training
+from sqlnb.catalog import CLASSES, MODELS, Entry
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Docs, Labels, Source, as_source, labels_for
+from sqlnb.inputs import Docs, Labels, Source, as_source, labels_for, type_family
 from sqlnb.kinds import kind_for, wide
-from sqlnb.kinds.base import Labeled
+from sqlnb.kinds.base import Kind, Labeled, ModelTable
 from sqlnb.kinds.params import resolved
-from sqlnb.kinds.text import TextKind, transformed
+from sqlnb.kinds.text import WORD_COUNTS, TextKind, transformed
 from sqlnb.multilabel import MODE, given
 from sqlnb.tokenizer import Tokenizer
 from sqlnb.training import Training, _named, _no_words, _read
-
-WORD_COUNTS = "sqlnb_word_counts"
 
 
 def _refused(params: dict[str, Any], options: dict[str, Any]) -> str | None:
@@ -86,22 +85,13 @@ def train(
     params.update({MODE: True, **given(True, threshold)})
     if dialect is None:
         _check_sizes(db, batch.labels_query, the_labels.name)
-    labeled = Labeled.of(batch.labels_query)
-    everything = Labeled(
-        templates.select("multilabel/documents.sql", labels=batch.labels_query.copy()),
-        templates.select("multilabel/everything.sql"),
-    )
+    labeled, everything = _labeled(batch.labels_query)
     statements = [
         *catalog.replacing(db, model, the_kind, script=dialect is not None),
-        templates.render("train/classes.sql", model=model, labeled=labeled.rows),
-        *the_kind.count(model, batch.inputs, labeled, params),
-        *the_kind.count(model, batch.inputs, everything, params),
-        templates.render("multilabel/n_docs.sql", model=model, documents=everything.labels),
+        *_counted(model, the_kind, batch.inputs, params, labeled, everything),
         *derive(model, the_kind, params),
-        catalog.record(model, the_kind, params, batch.label_type),
+        *_recorded(model, the_kind, params, batch.label_type),
     ]
-    if params.get("tokenizer"):
-        statements.append(Tokenizer.from_dict(params["tokenizer"]).record(model))
     engine = dialects.dialect(dialect) if dialect is not None else db.dialect
     statements = catalog.overwrites(statements, model, engine)
     if isinstance(source, Docs):
@@ -109,6 +99,43 @@ def train(
     dropped = catalog.calibration(db, model)
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
                     _named(source), dropped, "train")  # fmt: skip
+
+
+def _labeled(labels: exp.Select) -> tuple[Labeled, Labeled]:
+    """The labeled documents per label, and every document once under class -1 (the totals)."""
+    everything = Labeled(
+        templates.select("multilabel/documents.sql", labels=labels.copy()),
+        templates.select("multilabel/everything.sql"),
+    )
+    return Labeled.of(labels), everything
+
+
+def _counted(
+    model: str,
+    the_kind: TextKind,
+    inputs: dict[str, exp.Query],
+    params: dict[str, Any],
+    labeled: Labeled,
+    everything: Labeled,
+) -> list[exp.Expr]:
+    """The statements that count: documents per label, the kind's counts per label and over
+    every document (class -1), and the number of documents."""
+    return [
+        templates.render("train/classes.sql", model=model, labeled=labeled.rows),
+        *the_kind.count(model, inputs, labeled, params),
+        *the_kind.count(model, inputs, everything, params),
+        templates.render("multilabel/n_docs.sql", model=model, documents=everything.labels),
+    ]
+
+
+def _recorded(
+    model: str, the_kind: TextKind, params: dict[str, Any], label_type: str
+) -> list[exp.Expr]:
+    """The catalog row (and the tokenizer of a model trained from raw text)."""
+    statements = [catalog.record(model, the_kind, params, label_type)]
+    if params.get("tokenizer"):
+        statements.append(Tokenizer.from_dict(params["tokenizer"]).record(model))
+    return statements
 
 
 def _check_sizes(db: Database, labels: exp.Select, name: str) -> None:
@@ -130,9 +157,9 @@ def _check_sizes(db: Database, labels: exp.Select, name: str) -> None:
 def derive(model: str, the_kind: TextKind, params: dict[str, Any]) -> list[exp.Expr]:
     """The prior (each label's log odds before the words), the wide weights (each label's
     minus the rest's, from the counts per label and the totals) and the per-label base."""
-    counts = exp.select("class_id", "word", "count").from_(templates.table(WORD_COUNTS))
+    counts = exp.select("class_id", "word", "count").from_(WORD_COUNTS.node())
     mine = exp.column("model").eq(exp.convert(model))
-    totals = exp.select("word", "count").from_(templates.table(WORD_COUNTS))
+    totals = exp.select("word", "count").from_(WORD_COUNTS.node())
     total = exp.column("class_id").eq(exp.convert(-1))
     counts = counts.where(mine, exp.column("class_id").eq(exp.convert(-1)).not_())
     totals = totals.where(mine.copy(), total, exp.column("word").is_(exp.null()).not_())
@@ -161,3 +188,117 @@ def derive(model: str, the_kind: TextKind, params: dict[str, Any]) -> list[exp.E
         wide.derive(model, families, counts, totals),
         the_kind.derive_base(model),
     ]
+
+
+def appending(
+    db: Database,
+    data: str | Source,
+    labels: str | Labels | None,
+    *,
+    model: str,
+    dialect: str | None = None,
+) -> Training:
+    """Appending to model ``model``: :func:`append` for a multi-label one, else
+    :func:`sqlnb.training.append`."""
+    if dialect is None:
+        db.trusted(writing=True)  # before reading the model it adds to
+    current = catalog.entry(db, model)
+    if not current.params.get(MODE):
+        return training.append(db, data, labels, model=model, dialect=dialect)
+    if dialect is None:
+        db.backend.check_writable()
+    return append(db, data, labels, current, dialect=dialect)
+
+
+def _copied(table: ModelTable, source: str, model: str) -> exp.Expr:
+    """Insert the rows of model ``source`` in ``table`` as model ``model``'s."""
+    kept = [exp.column(c) for c in table.columns]
+    where = exp.column("model").eq(exp.convert(source))
+    query = exp.select(exp.convert(model).as_("model"), *kept).from_(table.node()).where(where)
+    return exp.insert(query, table.node(), columns=["model", *table.columns])
+
+
+def append(
+    db: Database,
+    data: str | Source,
+    labels: str | Labels | None,
+    current: Entry,
+    *,
+    dialect: str | None = None,
+) -> Training:
+    """Adding a batch of labeled documents to multi-label model ``current``: the batch's
+    counts per label and totals added to the model's (new labels may appear), as training on
+    the union would count them; then derived again."""
+    model, the_kind, params = current.name, current.kind, dict(current.params)
+    source = as_source(data)
+    kind_for(the_kind.name, source)
+    assert isinstance(the_kind, TextKind)
+    the_labels = replace(labels_for(source, labels), several=True)
+    batch = _read(db, source, the_labels, the_kind, params, dialect=dialect)
+    if type_family(batch.label_type) != type_family(current.label_type):
+        raise SqlnbError(
+            f"the new labels are {batch.label_type}, but model {model!r} was "
+            f"trained on {current.label_type} labels"
+        )
+    staging, merged = model + "\x1fbatch", model + "\x1fmerged"
+    counts = (CLASSES, WORD_COUNTS)
+    labeled, everything = _labeled(batch.labels_query)
+    sort_key: exp.Expr = exp.column("label", table="g")
+    if type_family(current.label_type) != "text":
+        sort_key = exp.cast(
+            sort_key, exp.DataType.build(current.label_type, dialect=templates.SOURCE_DIALECT)
+        )
+    names = {"model": model, "batch": staging, "merged": merged}
+    statements: list[exp.Expr] = [
+        *catalog.creates(db, the_kind, script=dialect is not None),
+        *catalog.deletes(staging, counts),
+        *catalog.deletes(merged, counts),
+        *_counted(staging, the_kind, batch.inputs, params, labeled, everything),
+        templates.render("append/classes.sql", **names, sort_key=sort_key),
+        templates.render("append/word_counts.sql", **names),
+        templates.render("multilabel/append_totals.sql", **names),
+        *catalog.deletes(model, (MODELS, *counts, *catalog.derived(the_kind))),
+        *catalog.deletes(staging, counts),
+    ]
+    statements += [_copied(table, merged, model) for table in counts]  # the merged counts
+    statements += catalog.deletes(merged, counts)
+    statements += derive(model, the_kind, params)
+    statements += _recorded(model, the_kind, params, batch.label_type)
+    return Training(db, model, the_kind, params, statements, reads=_named(source),
+                    command="append")  # fmt: skip
+
+
+def parameters(
+    model: str, the_kind: Kind, params: dict[str, Any], label_type: str, n_classes: int
+) -> list[exp.Expr]:
+    """:func:`sqlnb.training.parameters` (a model file's derived tables and catalog row), for a
+    multi-label model from its labels' counts and totals."""
+    if not params.get(MODE):
+        return training.parameters(model, the_kind, params, label_type, n_classes)
+    assert isinstance(the_kind, TextKind)
+    return [*derive(model, the_kind, params), *_recorded(model, the_kind, params, label_type)]
+
+
+def flaws(
+    db: Database, table: ModelTable, staged: exp.Table, n_classes: int, params: dict[str, Any]
+) -> str | None:
+    """:func:`sqlnb.catalog.flaws` of a model file's ``table``; for a multi-label model's word
+    counts, of its labels' rows and of its totals' (class -1, the documents under a NULL word)
+    each as a class of its own."""
+    if not params.get(MODE) or table is not WORD_COUNTS:
+        return catalog.flaws(db, table, staged, n_classes)
+    total = exp.column("class_id").eq(exp.convert(-1))
+    labels = exp.select("*").from_(staged.copy()).where(exp.or_(total.not_(), _null("class_id")))
+    totals = exp.select(
+        exp.convert(0).as_("class_id"),
+        exp.func("COALESCE", exp.column("word"), exp.convert("")).as_("word"),
+        exp.column("count"),
+    ).from_(staged.copy())
+    totals = totals.where(total.copy())
+    return catalog.flaws(db, table, labels.subquery("l"), n_classes) or catalog.flaws(
+        db, table, totals.subquery("t"), 1
+    )
+
+
+def _null(name: str) -> exp.Expr:
+    return exp.column(name).is_(exp.null())
