@@ -41,7 +41,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
 from sqlnb.inputs import Labels, Source, as_source, type_family
 from sqlnb.kinds.base import Note, Ranked, Rows, Section
-from sqlnb.multilabel import counting, metrics, refuse
+from sqlnb.multilabel import counting, given, metrics, refuse
 from sqlnb.pruning import Pruning
 from sqlnb.tokenizer import Tokenizer
 
@@ -415,7 +415,8 @@ def train(
     bounds the model's versions kept, the new one included (:mod:`sqlnb.versions`).
     ``hyperparameters`` are the kind's (``alpha=0.5``, ``fit_prior=False``, ...: the
     README's table, :mod:`sqlnb.kinds.params`); those not given take the kind's defaults;
-    ones the kind does not declare are refused.
+    ones the kind does not declare are refused. ``multi_label=True`` (and ``threshold``):
+    several labels per document (:mod:`sqlnb.multilabel`).
     """
     database = connect(db, create=True)
     if unlabeled is not None:
@@ -435,7 +436,9 @@ def train(
             keep=keep,
         )
         return Model.of(database, trained.entry)
-    plan = training.train(
+    multi = bool(hyperparameters.pop("multi_label", False))  # several labels a document
+    mode = given(multi, hyperparameters.pop("threshold", None))  # (sqlnb.multilabel)
+    plan = (counting.train if multi else training.train)(
         database,
         data,
         labels,
@@ -445,6 +448,7 @@ def train(
         tokenizer=tokenizer,
         pruning=pruning,
         select=None if select is None else Selection.parse(select),
+        **mode,
     )
     plan.keep = keep
     return Model.of(database, plan.apply())
