@@ -438,18 +438,10 @@ def train(
         return Model.of(database, trained.entry)
     multi = bool(hyperparameters.pop("multi_label", False))  # several labels a document
     mode = given(multi, hyperparameters.pop("threshold", None))  # (sqlnb.multilabel)
-    plan = (counting.train if multi else training.train)(
-        database,
-        data,
-        labels,
-        model=model,
-        kind=kind,
-        hyper=hyperparameters,
-        tokenizer=tokenizer,
-        pruning=pruning,
-        select=None if select is None else Selection.parse(select),
-        **mode,
-    )
+    chosen = None if select is None else Selection.parse(select)
+    mode.update(kind=kind, hyper=hyperparameters, tokenizer=tokenizer, pruning=pruning)
+    trainer = counting.train if multi else training.train
+    plan = trainer(database, data, labels, model=model, select=chosen, **mode)
     plan.keep = keep
     return Model.of(database, plan.apply())
 
