@@ -87,3 +87,59 @@ def test_a_lookup_table_of_other_columns_is_made_again(tmp_path):
     assert sqlnb.store_functions(con) == ["a", "b"]
     for name in ("a", "b"):
         _equal_predict(con, name)
+
+
+def test_the_forms_ask_a_models_terms_and_widen_them_to_any_model():
+    """Kind.terms is the one scoring description: predict's parts, PostgreSQL's signature and
+    the any-model rows form (Terms.variants, guarded by the model's kind) all come from it."""
+    from sqlnb.functions.rows import _any
+    from sqlnb.functions.shape import MODEL, SERVED
+    from sqlnb.kinds import KINDS, params
+
+    assert [k.name for k in SERVED] == ["multinomial", "bernoulli", "complement"]
+    plain = KINDS["multinomial"].terms(params.resolved(KINDS["multinomial"], {}))
+    tfidf = KINDS["multinomial"].terms(params.resolved(KINDS["multinomial"], {"idf": "smooth"}))
+    zero = KINDS["bernoulli"].terms(params.resolved(KINDS["bernoulli"], {"alpha": 0}))
+    assert (plain.signature, tfidf.signature, zero.signature) == (
+        (False, False),
+        (True, False),
+        (False, True),
+    )
+    assert (
+        "sqlnb_transform" in tfidf.parts("m").sql()
+        and "sqlnb_transform" not in plain.parts("m").sql()
+    )
+    # any model: zeros allowed; with and without the transform, each under its condition
+    widened = plain.variants(MODEL)
+    assert [(t.zeros, t.transformed, w is None) for t, w in widened] == [
+        (True, False, False),
+        (True, True, False),
+    ]
+    assert [w is None for _, w in zero.variants(MODEL)] == [True]  # Bernoulli takes none
+    assert [w is None for _, w in plain.variants(MODEL, transformed=False)] == [True]
+    every = _any(lambda t: t.parts(MODEL), True).sql()
+    assert every.count("sqlnb_transform") == 2 and every.count("kind = 'bernoulli'") == 1
+    base = _any(lambda t: t.base(MODEL), True).sql()  # the same base for every model: no guard
+    assert "sqlnb_doc_count" not in base and base.count("FROM sqlnb_base") == 3
+
+
+def test_tfidf_is_a_transform_object():
+    """TF-IDF is an object of its own (tf, idf, norm), not a flag the text kinds branch on."""
+    from sqlnb.kinds import KINDS, params, text
+    from sqlnb.kinds.tfidf import Tfidf
+
+    def of(**given: object) -> Tfidf | None:
+        return Tfidf.of(params.resolved(KINDS["multinomial"], given))
+
+    assert of() is None
+    both = of(idf="smooth", doc_norm="l2")
+    assert both == Tfidf(False, "smooth", "l2") and both.idf_in_counts and not both.linear
+    alone = of(idf="plain")
+    assert alone is not None and not alone.idf_in_counts and alone.linear
+    assert "WHEN 'plain' = 'plain'" in alone.frequencies("m").sql()
+    assert "WHEN 'none' = 'plain'" in alone.frequencies("m", counted=True).sql()  # not counted
+    assert "WHEN 'smooth' = 'smooth'" in both.frequencies("m", counted=True).sql()
+    sublinear = of(sublinear_tf=True)
+    assert sublinear is not None and not sublinear.linear
+    for gone in ("transformed", "idf_in_counts", "frequencies", "transform", "value", "norm"):
+        assert not hasattr(text, gone), gone

@@ -28,7 +28,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.functions import lists
 from sqlnb.functions.shape import MODEL, SERVED, TEXT, Shape
 from sqlnb.functions.wrap import filled
-from sqlnb.kinds.text import norm, value
+from sqlnb.kinds.tfidf import norm, value
 from sqlnb.pipeline import joint
 from sqlnb.tokenizer import Tokenizer
 

@@ -13,7 +13,7 @@ from sqlglot import exp
 from sqlnb import catalog, labels, templates
 from sqlnb.functions.shape import LOOKUP, MODEL, TEXT, Shape, stored
 from sqlnb.kinds import wide
-from sqlnb.kinds.text import norm, value
+from sqlnb.kinds.tfidf import norm, value
 from sqlnb.pipeline import joint, mapping, normalised
 from sqlnb.tokenizer import Tokenizer
 

@@ -14,7 +14,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.functions import forms, wrap
 from sqlnb.inputs import Docs
 from sqlnb.kinds import KINDS
-from sqlnb.kinds.text import DOC_COUNT
+from sqlnb.kinds.tfidf import DOC_COUNT
 
 if TYPE_CHECKING:
     from sqlnb.engine import Database

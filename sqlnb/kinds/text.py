@@ -23,6 +23,7 @@ from sqlnb.kinds.params import (
     Hyper,
 )
 from sqlnb.kinds.terms import Terms
+from sqlnb.kinds.tfidf import DOC_COUNT, DOC_FREQ, TRANSFORM, Tfidf, apply, stored
 from sqlnb.tokenizer import Tokenizer
 
 if TYPE_CHECKING:
@@ -41,30 +42,6 @@ SCORING = ModelTable(wide.TABLE, (), lookup=("model", "word"))
 BASE = ModelTable("sqlnb_base", ("class_id", "score", "n_zero", "presence"))
 LOG_THETA = ModelTable("sqlnb_log_theta", ("class_id", "label", "word", "log_theta"), view=True)
 LOG_ABSENT = ModelTable("sqlnb_log_absent", ("class_id", "word", "log_absent"), view=True)
-DOC_FREQ = ModelTable(
-    "sqlnb_doc_freq",
-    ("word", "df"),
-    counts=True,
-    keys=(("word",),),
-    amounts=("df",),
-    whole=("df",),
-    optional=True,
-    folder="tfidf",
-)
-DOC_COUNT = ModelTable(
-    "sqlnb_doc_count",
-    ("n",),
-    counts=True,
-    amounts=("n",),
-    whole=("n",),
-    single=True,
-    optional=True,
-    folder="tfidf",
-    backfill="tfidf/doc_count_backfill.sql",
-)
-TRANSFORM = ModelTable(
-    "sqlnb_transform", ("word", "idf", "sublinear", "norm"), lookup=("model", "word")
-)
 
 
 class TextChecks(base.Checks):
@@ -73,7 +50,7 @@ class TextChecks(base.Checks):
     counts hold an idf over all documents."""
 
     def trained(self, db: Database, model: str, params: Params) -> None:
-        if not transformed(params):
+        if Tfidf.of(params) is None:
             return
         rows = templates.render("tfidf/covered.sql", model=model)
         if db.fetch(rows)[0][0]:
@@ -98,7 +75,7 @@ class TextChecks(base.Checks):
             rows[name] = db.fetch(query.from_(found))[0] if found else (0, None, None)
         n_freq, most_df, _ = rows[DOC_FREQ.name]
         n_count, n, _ = rows[DOC_COUNT.name]
-        if not transformed(params):
+        if Tfidf.of(params) is None:
             if n_freq or n_count:
                 return (
                     f"{DOC_FREQ.name} or {DOC_COUNT.name} rows, which sqlnb writes only for a "
@@ -117,7 +94,8 @@ class TextChecks(base.Checks):
         return None
 
     def append(self, model: str, params: Params) -> None:
-        if idf_in_counts(params):
+        found = Tfidf.of(params)
+        if found is not None and found.idf_in_counts:
             raise SqlnbError(
                 f"model {model!r} weighs each document by an idf over all training documents "
                 "before its norm (--idf with --doc-norm): appending would need the old "
@@ -145,7 +123,7 @@ class TextTerms(Terms):
     def parts(self, model: Name) -> exp.Expr:
         scored = templates.select(self.scored, tokens=exp.to_table(TOKENS))
         if self.transformed:
-            scored = transform(model, scored, TRANSFORM.node())
+            scored = apply(model, scored)
         return wide.parts(model, scored, zeros=self.zeros, absent=self.absent)
 
     @property
@@ -154,12 +132,12 @@ class TextTerms(Terms):
 
     def variants(self, model: Name, *, transformed: bool = True) -> list[tuple[Terms, Any]]:
         """Probability-0 factors allowed for; where the kind takes a document transform, a
-        model that has one (:func:`_with_transform`) has the transformed terms, one without
+        model that has one (:func:`sqlnb.kinds.tfidf.stored`) has the transformed terms, one without
         the plain terms (its words not looked up in sqlnb_transform)."""
         plain = replace(self, zeros=True, transformed=False)
         if not transformed or not self.transforms:
             return [(plain, None)]
-        has = _with_transform(model)
+        has = stored(model)
         return [(plain, exp.not_(has)), (replace(plain, transformed=True), has.copy())]
 
 
@@ -214,15 +192,9 @@ class TextKind(Kind):
     def count(self, model: str, inputs: Inputs, labeled: Labeled, params: Params) -> list[exp.Expr]:
         tokens: exp.Query = inputs[TOKENS]
         statements: list[exp.Expr] = []
-        if transformed(params):  # the document frequencies first: the transform reads them
-            statements += [
-                templates.render(
-                    "tfidf/doc_freq.sql", model=model, tokens=tokens, labels=labeled.labels
-                ),
-                templates.render("tfidf/doc_count.sql", model=model, labels=labeled.labels),
-            ]
-            idf = params["idf"] if idf_in_counts(params) else "none"
-            tokens = transform(model, tokens, frequencies(model, {**params, "idf": idf}))
+        document = Tfidf.of(params)
+        if document is not None:  # the document frequencies first: the transform reads them
+            statements, tokens = document.count(model, tokens, labeled.labels)
         statements.append(
             templates.render(
                 self.counting,
@@ -241,7 +213,7 @@ class TextKind(Kind):
             self.scored,
             absent="a" in self.weights,
             zeros=self.may_be_zero(params),
-            transformed=transformed(params),
+            transformed=Tfidf.of(params) is not None,
             transforms=any(h in self.hyperparameters for h in TRANSFORMS),
         )
 
@@ -263,13 +235,9 @@ class TextKind(Kind):
         families = {prefix: weight(name) for prefix, name in self.weights.items()}
         statements: list[exp.Expr] = []
         counts = None
-        if transformed(params):  # the counts times the idf they leave out (see count)
-            scaled = params["idf"] != "none" and not idf_in_counts(params)
-            counts = templates.select("tfidf/counts.sql", model=model, scaled=scaled)
-            vocabulary = frequencies(model, params)
-            statements.append(
-                templates.render("tfidf/derive.sql", model=model, frequencies=vocabulary)
-            )
+        document = Tfidf.of(params)
+        if document is not None:  # the counts times the idf they leave out (see count)
+            statements, counts = document.derive(model)
         return [
             *statements,
             wide.derive(model, families, counts),
@@ -292,8 +260,8 @@ class TextKind(Kind):
         """Per (doc_id, class_id, word): the word's summed count in the document, and its
         score times that count (Bernoulli: times 1, for presence)."""
         tokens: exp.Query = exp.select("*").from_(TOKENS)
-        if transformed(params):
-            tokens = transform(model, tokens, TRANSFORM.node())
+        if Tfidf.of(params) is not None:
+            tokens = apply(model, tokens)
         return templates.render(
             "explain/words.sql", tokens=tokens, scores=self.scores(model), binary=self.binary
         )
@@ -355,87 +323,15 @@ def linear(kind: Kind, model: str, params: Params) -> exp.Expr | None:
     model has no per-word scores (a table kind)."""
     if not isinstance(kind, TextKind):
         return None
-    if params.get("sublinear_tf") or params.get("doc_norm", "none") != "none":
+    document = Tfidf.of(params)
+    if document is not None and not document.linear:
         raise SqlnbError(
             f"model {model!r} transforms its documents (--sublinear-tf or --doc-norm): their "
             "counts do not add up linearly, so it has no linear form"
         )
-    if params.get("idf", "none") == "none":
+    if document is None or document.idf == "none":
         return kind.scores(model)
     return templates.render("tfidf/scores.sql", scores=kind.scores(model), model=model)
-
-
-def _with_transform(model: Name) -> exp.Expr:
-    """Whether model ``model`` (a name, or the functions' parameter) has a document transform:
-    a row in sqlnb_doc_count, which only such models have (one row each: an engine reads it
-    whole, as a query of Spark's SQL functions must, where it cannot look the model up)."""
-    name = model if isinstance(model, exp.Expr) else exp.convert(model)
-    return name.isin(query=exp.select("model").from_(DOC_COUNT.node()))
-
-
-def transformed(params: Params) -> bool:
-    """Whether a text model's documents are transformed before they are scored (TF-IDF)."""
-    return bool(
-        params.get("sublinear_tf")
-        or params.get("idf", "none") != "none"
-        or params.get("doc_norm", "none") != "none"
-    )
-
-
-def idf_in_counts(params: Params) -> bool:
-    """Whether a model's stored counts hold the idf: only where a document norm mixes it into
-    every document's values (then appending is refused). Otherwise the counts leave it out and
-    the weights are derived from the counts times the idf, so that appending adds counts up."""
-    return bool(params.get("idf", "none") != "none" and params.get("doc_norm", "none") != "none")
-
-
-def frequencies(model: Name, params: Params) -> exp.Select:
-    """Per word of model ``model``'s stored document frequencies: (model, word, idf,
-    sublinear, norm), the document transform of ``params``."""
-    norm = params["doc_norm"]
-    return templates.select(
-        "tfidf/frequencies.sql",
-        model=model,
-        idf=exp.convert(params["idf"]),
-        sublinear=exp.convert(bool(params["sublinear_tf"])),
-        norm=exp.cast(exp.null() if norm == "none" else exp.convert(norm), "VARCHAR"),
-    )
-
-
-def value(count: exp.Expr, sublinear: exp.Expr, idf: exp.Expr) -> exp.Expr:
-    """A word's transformed ``count`` (``sql/tfidf/value.sql``), before the document's norm."""
-    found = templates.expressions("tfidf/value.sql", count=count, sublinear=sublinear, idf=idf)
-    return found["value"]
-
-
-def norm(which: exp.Expr, sum_abs: exp.Expr, sum_squares: exp.Expr) -> exp.Expr:
-    """A document's norm (``sql/tfidf/norm.sql``) from its values' sums."""
-    bindings = {"norm": which, "sum_abs": sum_abs, "sum_squares": sum_squares}
-    return templates.expressions("tfidf/norm.sql", **bindings)["norm"]
-
-
-def transform(model: Name, tokens: exp.Query, settings: exp.Expr) -> exp.Select:
-    """The (doc_id, word, count) ``tokens`` transformed by the ``settings`` (model, word, idf,
-    sublinear, norm: :func:`frequencies` or the table sqlnb_transform) of model ``model``."""
-    x = templates.col("value", "x")
-
-    def total(of: exp.Expr) -> exp.Expr:  # over the document's words
-        return exp.Window(this=exp.Sum(this=of), partition_by=[templates.col("doc_id", "x")])
-
-    return templates.select(
-        "tfidf/transform.sql",
-        model=model,
-        tokens=tokens,
-        frequencies=settings,
-        value=value(
-            templates.col("count", "t"), templates.col("sublinear", "f"), templates.col("idf", "f")
-        ),
-        norm=norm(
-            templates.col("norm", "x"),
-            total(exp.Abs(this=x.copy())),
-            total(exp.Mul(this=x.copy(), expression=x.copy())),
-        ),
-    )
 
 
 def _beta(params: Params) -> float:

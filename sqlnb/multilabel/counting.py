@@ -17,7 +17,8 @@ from sqlnb.inputs import Docs, Labels, Source, as_source, labels_for, type_famil
 from sqlnb.kinds import kind_for, wide
 from sqlnb.kinds.base import Kind, Labeled, ModelTable
 from sqlnb.kinds.params import resolved
-from sqlnb.kinds.text import WORD_COUNTS, TextKind, transformed
+from sqlnb.kinds.text import WORD_COUNTS, TextKind
+from sqlnb.kinds.tfidf import Tfidf
 from sqlnb.multilabel import MODE, given
 from sqlnb.tokenizer import Tokenizer
 from sqlnb.training import Training, _named, _no_words, _read
@@ -28,7 +29,7 @@ def _refused(params: dict[str, Any], options: dict[str, Any]) -> str | None:
     for name, value in options.items():
         if value not in (None, (None, None)):
             return "--" + name.replace("_", "-")
-    if transformed(params):
+    if Tfidf.of(params) is not None:
         return "a document transform (--idf, --sublinear-tf, --doc-norm)"
     for name in ("class_prior", "class_weight"):
         if params.get(name) is not None:
