@@ -130,6 +130,30 @@ def listed(row: exp.Expr, flat: dict[str, exp.Expr], probas: exp.Expr) -> dict[s
     return {c: exp.select(c).from_(final.subquery("h")).subquery() for c in ("label", "proba")}
 
 
+def walked(flat: dict[str, exp.Expr], model: dict[str, exp.Expr]) -> dict[str, exp.Expr]:
+    """ClickHouse's sqlnb_classify and sqlnb_proba where a model may have labels that form a
+    tree: the walk over arrays (``sql/labels/walked_lists.clickhouse.sql``: its lambdas take no
+    subquery) of the posterior list ``flat["probas"]`` at the model's confidence, for a model
+    with a separator (``model``: its labels, hierarchy and confidence), else ``flat``'s label
+    and proba."""
+    (pair,) = templates.expressions(
+        "labels/walked_lists.clickhouse.sql",
+        labels=model["labels"],
+        probas=flat["probas"],
+        sep=model["hierarchy"],
+        confidence=model["confidence"],
+    ).values()
+    tree = model["hierarchy"].copy().neq(exp.convert(""))
+    return {
+        name: exp.If(
+            this=tree.copy(),
+            true=exp.Anonymous(this="tupleElement", expressions=[pair.copy(), exp.convert(i)]),
+            false=flat[name],
+        )
+        for i, name in ((1, "label"), (2, "proba"))
+    }
+
+
 def walk(confidence: float | exp.Expr) -> exp.Select:
     """(doc_id, label, proba, depth): the walk over :func:`walk_ctes` at ``confidence``."""
     given = confidence if isinstance(confidence, exp.Expr) else templates.number(confidence)

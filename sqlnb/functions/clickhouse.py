@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from sqlnb import catalog, templates
+from sqlnb import catalog, labels, templates
 from sqlnb.errors import SqlnbError
 from sqlnb.functions import lists
 from sqlnb.functions.shape import MODEL, SERVED, TEXT, Shape
@@ -63,7 +63,8 @@ def shared(db: Database, keys: list[str]) -> list[str]:
         record = exp.to_table("sqlnb_functions", db=str(other), quoted=True)
         with contextlib.suppress(SqlnbError):  # a database it may not read, or no record
             merged |= {str(r[0]) for r in db.fetch(exp.select("settings").from_(record))}
-    return sorted(k for k in merged if k in Shape.MARKS or _is_tokenizer(k))
+    marks = (*Shape.MARKS, "+hierarchy")  # (a model with labels that form a tree)
+    return sorted(k for k in merged if k in marks or _is_tokenizer(k))
 
 
 def _is_tokenizer(key: str) -> bool:
@@ -196,11 +197,13 @@ def _functions(shape: Shape) -> tuple[exp.Expr, exp.Expr]:
         jll = exp.func(
             "arrayMap", exp.Lambda(this=scaled, expressions=[exp.to_identifier("t")]), jll
         )
-    chosen = lists.decided(jll, shape)
+    chosen = lists.decided(jll, shape, probas=shape.hierarchy)
     for expression in chosen.values():  # the list form's row l: the model's dictionary row
         for column in list(expression.find_all(exp.Column)):
             if column.table == "l":
                 column.replace(field(column.name))
+    if shape.hierarchy:  # labels that form a tree: the walk after the posterior
+        chosen = labels.walked(chosen, {n: field(n) for n in ("labels", "hierarchy", "confidence")})
     return tuple(_checked(chosen[n], models, n) for n in ("label", "proba"))  # type: ignore[return-value]
 
 

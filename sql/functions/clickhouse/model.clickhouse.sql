@@ -4,12 +4,13 @@
 -- without, the functions add up no zero counts), its
 -- tokenizer's settings ('' for none), its document transform (sqlnb_transform's settings), its
 -- calibration's scale (1 if none) and per class its map's rows, as lists in the order of lo
--- ({steps}: sql/calibrate/steps.sql; empty for a class without).
+-- ({steps}: sql/calibrate/steps.sql; empty for a class without), and its labels' separator ('' for
+-- flat labels) and confidence (sqlnb.labels).
 INSERT INTO sqlnb_ch_models
 SELECT
   {model: String} AS model,
   c.labels, b.base, b.base_zero, b.presence, z.zeros, t.settings, f.transformed, f.sublinear,
-  f.norm, k.scale, k.calibrated, k.cal_method, k.cal_lo, k.cal_a, k.cal_b
+  f.norm, k.scale, k.calibrated, k.cal_method, k.cal_lo, k.cal_a, k.cal_b, h.hierarchy, h.confidence
 FROM (
   SELECT arrayMap(x -> x.2, arraySort(x -> x.1, groupArray((class_id, toString(label))))) AS labels
   FROM sqlnb_classes WHERE model = {model: String}
@@ -62,3 +63,9 @@ CROSS JOIN (
     GROUP BY c.class_id
   ) AS q
 ) AS k
+CROSS JOIN (
+  SELECT
+    JSONExtractString(any(params), 'hierarchy') AS hierarchy,
+    toFloat64(ifNull(JSONExtractFloat(any(params), 'confidence'), 0)) AS confidence
+  FROM sqlnb_models WHERE model = {model: String}
+) AS h

@@ -1,7 +1,7 @@
 -- Per text model, what ClickHouse's SQL functions read besides its words (model.clickhouse.sql
 -- writes it): its labels, base and base zero counts per class in class order, whether a word
 -- counts once, whether a word has a zero count, its tokenizer's settings, its document
--- transform, its calibration.
+-- transform, its calibration, its labels' separator ('' for flat labels) and confidence.
 CREATE TABLE IF NOT EXISTS "default".sqlnb_ch_models (
   model String,
   labels Array(String),
@@ -18,5 +18,7 @@ CREATE TABLE IF NOT EXISTS "default".sqlnb_ch_models (
   cal_method Array(String),
   cal_lo Array(Array(Float64)),
   cal_a Array(Array(Float64)),
-  cal_b Array(Array(Float64))
+  cal_b Array(Array(Float64)),
+  hierarchy String,
+  confidence Float64
 ) ENGINE = MergeTree ORDER BY model;
