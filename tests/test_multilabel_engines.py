@@ -61,7 +61,9 @@ def results(engine_name: str, kind: str) -> tuple[dict[tuple[int, str], float], 
 
 
 @pytest.mark.parametrize("kind", ["multinomial", "bernoulli"])
-@pytest.mark.parametrize("engine", [e for e in ENGINES if e != "duckdb"])
+@pytest.mark.parametrize(
+    "engine", [pytest.param(e, marks=getattr(pytest.mark, e)) for e in ENGINES if e != "duckdb"]
+)
 def test_every_engine_equals_duckdb(engine: str, kind: str) -> None:
     want, want_scores = results("duckdb", kind)
     got, got_scores = results(engine, kind)

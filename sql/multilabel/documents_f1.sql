@@ -3,7 +3,7 @@
 SELECT
   q.doc_id AS doc_id,
   CASE WHEN SUM(q.predicted) + SUM(q.actual) > 0
-    THEN 2.0 * SUM(q.predicted * q.actual) / (SUM(q.predicted) + SUM(q.actual)) ELSE 0 END AS f1,
+    THEN CAST(2 AS DOUBLE) * SUM(q.predicted * q.actual) / (SUM(q.predicted) + SUM(q.actual)) ELSE 0 END AS f1,
   SUM(ABS(q.predicted - q.actual)) AS wrong
 FROM $pairs AS q
 GROUP BY q.doc_id

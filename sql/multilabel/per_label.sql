@@ -9,7 +9,7 @@ SELECT
   g.tp + g.fn AS support,
   CASE WHEN g.tp + g.fp > 0 THEN CAST(g.tp AS DOUBLE) / (g.tp + g.fp) ELSE 0 END AS precision,
   CASE WHEN g.tp + g.fn > 0 THEN CAST(g.tp AS DOUBLE) / (g.tp + g.fn) ELSE 0 END AS recall,
-  CASE WHEN 2 * g.tp + g.fp + g.fn > 0 THEN 2.0 * g.tp / (2 * g.tp + g.fp + g.fn) ELSE 0 END AS f1
+  CASE WHEN 2 * g.tp + g.fp + g.fn > 0 THEN CAST(2 AS DOUBLE) * g.tp / (2 * g.tp + g.fp + g.fn) ELSE 0 END AS f1
 FROM (
   SELECT
     q.label AS label,
