@@ -199,6 +199,7 @@ def test_version_usage_errors_and_model_name_suggestions(db: str):
     assert "(models: cats, spam)" in one_line_error(code, err)
 
 
+@pytest.mark.slow  # 15 s in CI (issue 36: out of the quick loop, still in CI)
 def test_the_readmes_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     python_page = documentation.page("reference/python.md")
     code = re.search(r"```python\n(.*?)```", python_page, re.S).group(1)
@@ -354,6 +355,7 @@ def test_a_parquet_path_where_the_engine_cannot_read_one_is_one_clear_line(tmp_p
     assert not target.exists()
 
 
+@pytest.mark.slow  # 8 s in CI (issue 36: out of the quick loop, still in CI)
 def test_tune_from_the_command_line_keeps_the_hyperparameters_given(db: str):
     import sqlnb
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import duckdb
+import pytest
 from test_functions import duckdb_docs, predictions
 
 import sqlnb
@@ -71,6 +72,7 @@ class _Fake:
         self.dialect = DIALECTS[name]
 
 
+@pytest.mark.slow  # 8 s in CI (issue 36: out of the quick loop, still in CI)
 def test_a_lookup_table_of_other_columns_is_made_again(tmp_path):
     """An older sqlnb's sqlnb_lookup (its calibration's T in a column 'temperature') is
     dropped and made again at the next rebuild, and the macros score as predict does."""

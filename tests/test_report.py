@@ -370,6 +370,7 @@ def pixels(path: Path, limit: int) -> list[tuple[int, int, int]]:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
+@pytest.mark.slow  # 23 s in CI (issue 36: out of the quick loop, still in CI)
 def test_renders_in_headless_chromium(tmp_path):
     model = text_model(2)
     write_report(model, "test_tokens", "test_labels", tmp_path / "r.html")

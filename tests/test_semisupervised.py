@@ -168,6 +168,7 @@ def test_em_equals_scikit_learn_refitted(corpus_db, kind, weight, iterations):
         assert np.abs(proba(corpus_db, "em") - labeled_only.predict_proba(xt)).max() < 1e-12
 
 
+@pytest.mark.slow  # 10 s in CI (issue 36: out of the quick loop, still in CI)
 def test_em_tolerance_stops_early_and_docs_equal_tokens(corpus_db, tmp_path):
     done = sqlnb(
         "train",
