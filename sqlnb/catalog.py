@@ -136,12 +136,16 @@ def check_shape(db: Database, table: ModelTable) -> None:
 
 
 def deletes(model: str, which: Iterable[ModelTable]) -> list[exp.Expr]:
-    """Delete ``model``'s rows from each of the tables ``which`` (views hold none)."""
-    return [
-        templates.render("catalog/delete.sql", table=t.node(), model=model)
-        for t in which
-        if not t.view
-    ]
+    """Delete ``model``'s rows from each of the tables ``which`` (views hold none). Each
+    statement carries its table's other columns (``meta["columns"]``): where tables are
+    partitioned by model it becomes an overwrite of the model's partition with no rows."""
+    statements = []
+    for t in which:
+        if not t.view:
+            statement = templates.render("catalog/delete.sql", table=t.node(), model=model)
+            statement.meta["columns"] = t.columns
+            statements.append(statement)
+    return statements
 
 
 def deleting(statement: exp.Expr, model: str) -> bool:

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from sqlglot import exp
 
-from sqlnb import files, multilabel, settings, training, tuning, versions
+from sqlnb import catalog, files, multilabel, settings, training, tuning, versions
 from sqlnb.cli import upkeep  # noqa: F401  (registers ``sqlnb functions``)
 from sqlnb.cli.console import (
     FILE_SUFFIXES,
@@ -120,6 +120,8 @@ def train(
         return
     if any(setting is not None for setting in em):
         fail("--em-weight, --em-iterations and --em-tolerance go with --unlabeled (EM)")
+    catalog.check_name(model_name)  # before the database is opened (Spark: a JVM)
+    versions.check_keep(keep)
     with opened(db, create=dialect is None) as database:
         the_tokenizer = tokenizer.resolve(database)
         if append:
@@ -227,26 +229,28 @@ def predict(
 ) -> None:
     """Classify every document of a tokens table, --docs table (raw text) or --table: into a
     new table (doc_id, label, proba), a file, or printed."""
+    printed = output is None or output == "-"
+    suffix = Path(str(output)).suffix.lower()
+    to_file = not printed and suffix in FILE_SUFFIXES
+    if dialect is None:  # the output checked before the database is opened (Spark: a JVM)
+        if not printed and suffix in OTHER_FILES:
+            fail(f"{output!r}: a file must end in .parquet, .csv or .json")
+        if to_file and Path(str(output)).exists() and not replace:
+            fail(f"{output!r} exists: give --replace to overwrite it")
+    elif printed:
+        fail("give --output TABLE: the script writes the predictions into a table")
     with opened(db) as database:
         m = load(database, versions.reading(database, model_name, version))
         decided = _decided(m, data, uncalibrated, priors, costs)
         decided["confidence"] = confidence  # hierarchical labels: the walk's (sqlnb.labels)
         decided["threshold"] = threshold  # multi-label: the labels kept (sqlnb.multilabel)
         if dialect is not None:
-            if output is None or output == "-":
-                fail("give --output TABLE: the script writes the predictions into a table")
+            into = str(output)  # (a table: checked above)
             statements = m.prediction_statements(
-                data, output, proba=proba, replace=True, guard=False, dialect=dialect, **decided
+                data, into, proba=proba, replace=True, guard=False, dialect=dialect, **decided
             )
             print_script(dialects.script(statements, dialect))
             return
-        printed = output is None or output == "-"
-        suffix = Path(str(output)).suffix.lower()
-        if not printed and suffix in OTHER_FILES:
-            fail(f"{output!r}: a file must end in .parquet, .csv or .json")
-        to_file = not printed and suffix in FILE_SUFFIXES
-        if to_file and Path(str(output)).exists() and not replace:
-            fail(f"{output!r} exists: give --replace to overwrite it")
         if not printed and not to_file:
             n = m.predict_to(
                 data, str(output), proba=proba, replace=replace, unseen=unseen, **decided

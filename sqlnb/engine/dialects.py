@@ -1,9 +1,11 @@
 """What differs between engines, as data: one :class:`Dialect` per engine, and the rewrites of
-the statements an engine lacks (Spark's ``DELETE``: a model's partition dropped, or the table
-rewritten), next to each other.
+the statements an engine lacks (Spark's ``DELETE``: a model's partition overwritten with no
+rows, or the table rewritten), next to each other.
 
->>> print(script([exp.delete("t", where="model = 'm'")], "spark"))  # doctest: +NORMALIZE_WHITESPACE
-ALTER TABLE t DROP IF EXISTS PARTITION(model = 'm');
+>>> gone = exp.delete("t", where="model = 'm'")
+>>> gone.meta["columns"] = ("a", "b")  # (catalog.deletes: the table's columns after model)
+>>> print(" ".join(script([gone], "spark").split()))
+INSERT OVERWRITE TABLE t PARTITION(model = 'm') ( a, b ) SELECT NULL AS a, NULL AS b WHERE FALSE;
 >>> print(script([exp.delete("t", "id = 3")], "spark"))  # doctest: +NORMALIZE_WHITESPACE +ELLIPSIS
 CREATE TABLE t__sqlnb_keep_... AS SELECT * FROM t WHERE NOT id = 3;
 DROP TABLE IF EXISTS t;
@@ -74,7 +76,9 @@ class Dialect:
     # repetition ambiguously could take exponential time there, and is refused.
     backtracking_regex: bool = False
     # True where sqlnb's tables are partitioned by model (Spark's file tables: deleting a
-    # model's rows drops its partition instead of rewriting the table without them).
+    # model's rows overwrites its partition with none instead of rewriting the table without
+    # them; no ALTER TABLE ... DROP PARTITION, which a catalog that does not keep partitions,
+    # Spark's in-memory one for a table it did not create, refuses).
     partition_by_model: bool = False
     # False where a column has no declared type (SQLite): a value's type is its storage class.
     typed_columns: bool = True
@@ -349,8 +353,9 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
 
 def _by_model(tree: exp.Expr) -> exp.Expr | None:
     """Where tables are partitioned by model: the CREATE of one of sqlnb's tables (a column
-    ``model``) with its partitions, a DELETE of one model's rows as the drop of its partition,
-    a DELETE of every row as a TRUNCATE; None for any other statement."""
+    ``model``) with its partitions, a DELETE of one model's rows (whose table's other columns
+    are known: ``meta["columns"]``, see catalog.deletes) as an overwrite of its partition with
+    no rows, a DELETE of every row as a TRUNCATE; None for any other statement."""
     if isinstance(tree, exp.Create) and tree.kind == "TABLE" and isinstance(tree.this, exp.Schema):
         if "model" not in [c.name for c in tree.this.expressions]:
             return None
@@ -366,16 +371,19 @@ def _by_model(tree: exp.Expr) -> exp.Expr | None:
     where = tree.args.get("where")
     if where is None:
         return exp.TruncateTable(expressions=[tree.this.copy()])
-    condition = where.this
+    condition, columns = where.this, tree.meta.get("columns")
     if (
-        isinstance(condition, exp.EQ)
+        columns
+        and isinstance(condition, exp.EQ)
         and isinstance(condition.this, exp.Column)
         and condition.this.name == "model"
         and isinstance(condition.expression, exp.Literal)
     ):
-        partition = exp.Partition(expressions=[condition.copy()])
-        drop = exp.DropPartition(expressions=[partition], exists=True)
-        return exp.Alter(this=tree.this.copy(), kind="TABLE", actions=[drop])
+        target = tree.this.copy()
+        target.set("partition", exp.Partition(expressions=[condition.copy()]))
+        nothing = exp.select(*(exp.null().as_(c) for c in columns)).where(exp.false())
+        into = exp.Schema(this=target, expressions=[exp.to_identifier(c) for c in columns])
+        return exp.Insert(this=into, expression=nothing, overwrite=True)
     return None
 
 
