@@ -5,6 +5,8 @@ DuckDB's after the same commands."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 from engines import open_engine
@@ -80,7 +82,9 @@ def test_retraining_on_spark_overwrites_the_models_partitions_only():
             assert f"ALTER TABLE {table} DROP IF EXISTS PARTITION(model = 'm')" not in text, table
         # the tokenizer's partition overwritten with no rows; no partition dropped anywhere
         assert "INSERT OVERWRITE TABLE sqlnb_tokenizers PARTITION(model = 'm') (" in text
-        assert "DROP PARTITION" not in text and "DROP IF EXISTS PARTITION" not in text
+        # (only the pivoted sqlnb_scoring, whose columns vary, has its partition dropped)
+        drops = re.findall(r"ALTER TABLE (\w+) DROP", text)
+        assert set(drops) <= {"sqlnb_scoring"}, drops
     finally:
         for gen in engines.values():
             for _ in gen:

@@ -355,7 +355,8 @@ def _by_model(tree: exp.Expr) -> exp.Expr | None:
     """Where tables are partitioned by model: the CREATE of one of sqlnb's tables (a column
     ``model``) with its partitions, a DELETE of one model's rows (whose table's other columns
     are known: ``meta["columns"]``, see catalog.deletes) as an overwrite of its partition with
-    no rows, a DELETE of every row as a TRUNCATE; None for any other statement."""
+    no rows (else as the drop of its partition), a DELETE of every row as a TRUNCATE; None for
+    any other statement."""
     if isinstance(tree, exp.Create) and tree.kind == "TABLE" and isinstance(tree.this, exp.Schema):
         if "model" not in [c.name for c in tree.this.expressions]:
             return None
@@ -373,12 +374,15 @@ def _by_model(tree: exp.Expr) -> exp.Expr | None:
         return exp.TruncateTable(expressions=[tree.this.copy()])
     condition, columns = where.this, tree.meta.get("columns")
     if (
-        columns
-        and isinstance(condition, exp.EQ)
+        isinstance(condition, exp.EQ)
         and isinstance(condition.this, exp.Column)
         and condition.this.name == "model"
         and isinstance(condition.expression, exp.Literal)
     ):
+        if not columns:  # a table whose columns vary (sqlnb_scoring's pivot): its partition
+            partition = exp.Partition(expressions=[condition.copy()])
+            drop = exp.DropPartition(expressions=[partition], exists=True)
+            return exp.Alter(this=tree.this.copy(), kind="TABLE", actions=[drop])
         target = tree.this.copy()
         target.set("partition", exp.Partition(expressions=[condition.copy()]))
         nothing = exp.select(*(exp.null().as_(c) for c in columns)).where(exp.false())
