@@ -11,71 +11,45 @@
 @tables/create_transform
 @tables/create_log_theta
 @tables/create_log_absent
-ALTER TABLE `sqlnb_classes`
-DROP IF EXISTS   PARTITION(model = 'spam\037batch');
-ALTER TABLE `sqlnb_word_counts`
-DROP IF EXISTS   PARTITION(model = 'spam\037batch');
-ALTER TABLE `sqlnb_doc_freq`
-DROP IF EXISTS   PARTITION(model = 'spam\037batch');
-ALTER TABLE `sqlnb_doc_count`
-DROP IF EXISTS   PARTITION(model = 'spam\037batch');
-ALTER TABLE `sqlnb_classes`
-DROP IF EXISTS   PARTITION(model = 'spam\037merged');
-ALTER TABLE `sqlnb_word_counts`
-DROP IF EXISTS   PARTITION(model = 'spam\037merged');
-ALTER TABLE `sqlnb_doc_freq`
-DROP IF EXISTS   PARTITION(model = 'spam\037merged');
-ALTER TABLE `sqlnb_doc_count`
-DROP IF EXISTS   PARTITION(model = 'spam\037merged');
 @insert_classes
 @insert_word_counts
-@insert_classes_2
-@insert_word_counts_2
 @insert_doc_freq
 @insert_doc_count
-ALTER TABLE `sqlnb_models`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_classes`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_word_counts`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_doc_freq`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_doc_count`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_prior`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_tokenizers`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_scoring`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_base`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_transform`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_classes`
-DROP IF EXISTS   PARTITION(model = 'spam\037batch');
-ALTER TABLE `sqlnb_word_counts`
-DROP IF EXISTS   PARTITION(model = 'spam\037batch');
-ALTER TABLE `sqlnb_doc_freq`
-DROP IF EXISTS   PARTITION(model = 'spam\037batch');
-ALTER TABLE `sqlnb_doc_count`
-DROP IF EXISTS   PARTITION(model = 'spam\037batch');
-@insert_classes_3
-@insert_word_counts_3
+@insert_classes_2
+@insert_word_counts_2
 @insert_doc_freq_2
 @insert_doc_count_2
-ALTER TABLE `sqlnb_classes`
-DROP IF EXISTS   PARTITION(model = 'spam\037merged');
-ALTER TABLE `sqlnb_word_counts`
-DROP IF EXISTS   PARTITION(model = 'spam\037merged');
-ALTER TABLE `sqlnb_doc_freq`
-DROP IF EXISTS   PARTITION(model = 'spam\037merged');
-ALTER TABLE `sqlnb_doc_count`
-DROP IF EXISTS   PARTITION(model = 'spam\037merged');
-@insert_prior
-@insert_scoring
-@insert_base
+@insert_classes_3
+@insert_word_counts_3
+@insert_classes_4
+@insert_word_counts_4
+@insert_doc_freq_3
+@insert_doc_count_3
 @insert_models
-ALTER TABLE `sqlnb_calibration`
+@insert_classes_5
+@insert_word_counts_5
+@train_bernoulli/insert_doc_freq
+@train_bernoulli/insert_doc_count
+@insert_prior
+@train_bernoulli/insert_tokenizers
+ALTER TABLE `sqlnb_scoring`
 DROP IF EXISTS   PARTITION(model = 'spam');
+@insert_base
+@train_bernoulli/insert_transform
+@insert_classes
+@insert_word_counts
+@insert_doc_freq
+@insert_doc_count
+@insert_classes_6
+@insert_word_counts_6
+@insert_doc_freq_4
+@insert_doc_count_4
+@insert_classes_2
+@insert_word_counts_2
+@insert_doc_freq_2
+@insert_doc_count_2
+@insert_prior_2
+@insert_scoring
+@insert_base_2
+@insert_models_2
+@train_bernoulli/insert_calibration

@@ -11,16 +11,11 @@
 @tables/create_transform
 @tables/create_log_theta
 @tables/create_log_absent
-ALTER TABLE `sqlnb_calibration`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_doc_count`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_doc_freq`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_tokenizers`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_transform`
-DROP IF EXISTS   PARTITION(model = 'spam');
+@insert_calibration
+@insert_doc_count
+@insert_doc_freq
+@insert_tokenizers
+@insert_transform
 @insert_classes
 @insert_word_counts
 @insert_prior

@@ -10,8 +10,7 @@
 @tables/create_base
 @tables/create_transform
 @tables/create_log_theta
-ALTER TABLE `sqlnb_calibration`
-DROP IF EXISTS   PARTITION(model = 'spam');
+@train_bernoulli/insert_calibration
 @insert_classes
 @insert_doc_freq
 @insert_doc_count

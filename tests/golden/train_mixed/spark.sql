@@ -8,22 +8,15 @@
 @tables/create_gaussian
 @tables/create_category_counts
 @tables/create_category_log_theta
-ALTER TABLE `sqlnb_base`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_calibration`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_doc_count`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_doc_freq`
-DROP IF EXISTS   PARTITION(model = 'spam');
+@insert_base
+@train_bernoulli/insert_calibration
+@train_bernoulli/insert_doc_count
+@train_bernoulli/insert_doc_freq
 ALTER TABLE `sqlnb_scoring`
 DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_tokenizers`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_transform`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_word_counts`
-DROP IF EXISTS   PARTITION(model = 'spam');
+@train_bernoulli/insert_tokenizers
+@train_bernoulli/insert_transform
+@insert_word_counts
 @insert_classes
 @insert_gaussian_stats
 @insert_gaussian_spread

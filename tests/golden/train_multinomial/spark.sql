@@ -10,16 +10,11 @@
 @tables/create_base
 @tables/create_transform
 @tables/create_log_theta
-ALTER TABLE `sqlnb_calibration`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_doc_count`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_doc_freq`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_tokenizers`
-DROP IF EXISTS   PARTITION(model = 'spam');
-ALTER TABLE `sqlnb_transform`
-DROP IF EXISTS   PARTITION(model = 'spam');
+@train_bernoulli/insert_calibration
+@train_bernoulli/insert_doc_count
+@train_bernoulli/insert_doc_freq
+@train_bernoulli/insert_tokenizers
+@train_bernoulli/insert_transform
 @train_bernoulli/insert_classes
 @insert_word_counts
 @train_bernoulli/insert_prior

@@ -1,25 +1,7 @@
-INSERT INTO sqlnb_doc_count (
-  model,
+INSERT OVERWRITE TABLE `sqlnb_doc_count` PARTITION(model = 'spam\037batch') (
   n
 )
 SELECT
-  'spam\037merged' AS model,
-  b.n + COALESCE(
-    (
-      SELECT
-        SUM(d.n)
-      FROM sqlnb_doc_count AS d
-      WHERE
-        d.model = 'spam'
-    ),
-    (
-      SELECT
-        SUM(c.n_docs)
-      FROM sqlnb_classes AS c
-      WHERE
-        c.model = 'spam'
-    )
-  ) AS n
-FROM sqlnb_doc_count AS b
+  NULL AS n
 WHERE
-  b.model = 'spam\037batch';
+  FALSE;

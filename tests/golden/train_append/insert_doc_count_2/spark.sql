@@ -1,10 +1,7 @@
-INSERT INTO `sqlnb_doc_count` (
-  model,
+INSERT OVERWRITE TABLE `sqlnb_doc_count` PARTITION(model = 'spam\037merged') (
   n
 )
 SELECT
-  'spam' AS model,
-  n
-FROM `sqlnb_doc_count`
+  NULL AS n
 WHERE
-  model = 'spam\037merged';
+  FALSE;

@@ -1,14 +1,9 @@
-INSERT INTO sqlnb_doc_freq (
-  model,
+INSERT OVERWRITE TABLE `sqlnb_doc_freq` PARTITION(model = 'spam\037batch') (
   word,
   df
 )
 SELECT
-  'spam\037merged' AS model,
-  d.word AS word,
-  SUM(d.df) AS df
-FROM sqlnb_doc_freq AS d
+  NULL AS word,
+  NULL AS df
 WHERE
-  d.model = 'spam' OR d.model = 'spam\037batch'
-GROUP BY
-  d.word;
+  FALSE;

@@ -1,12 +1,9 @@
-INSERT INTO `sqlnb_doc_freq` (
-  model,
+INSERT OVERWRITE TABLE `sqlnb_doc_freq` PARTITION(model = 'spam\037merged') (
   word,
   df
 )
 SELECT
-  'spam' AS model,
-  word,
-  df
-FROM `sqlnb_doc_freq`
+  NULL AS word,
+  NULL AS df
 WHERE
-  model = 'spam\037merged';
+  FALSE;

@@ -1,5 +1,4 @@
-INSERT INTO sqlnb_models (
-  model,
+INSERT OVERWRITE TABLE `sqlnb_models` PARTITION(model = 'spam') (
   kind,
   params,
   label_type,
@@ -10,26 +9,13 @@ INSERT INTO sqlnb_models (
   version
 )
 SELECT
-  'spam' AS model,
-  'bernoulli' AS kind,
-  '{"fit_prior": true, "class_prior": null, "prior_alpha": 0.0, "alpha": 1.0, "beta": null, "class_weight": null}' AS params,
-  'VARCHAR' AS label_type,
-  c.n_docs AS n_docs,
-  c.n_classes AS n_classes,
-  (
-    SELECT
-      COUNT(*) AS n_features
-    FROM sqlnb_scoring AS s
-    WHERE
-      s.model = 'spam' AND s.base = 0
-  ) AS n_features,
-  CURRENT_TIMESTAMP() AS trained_at,
-  '<version>' AS version
-FROM (
-  SELECT
-    SUM(n_docs) AS n_docs,
-    COUNT(*) AS n_classes
-  FROM sqlnb_classes
-  WHERE
-    model = 'spam'
-) AS c;
+  NULL AS kind,
+  NULL AS params,
+  NULL AS label_type,
+  NULL AS n_docs,
+  NULL AS n_classes,
+  NULL AS n_features,
+  NULL AS trained_at,
+  NULL AS version
+WHERE
+  FALSE;

@@ -1,0 +1,11 @@
+INSERT OVERWRITE TABLE `sqlnb_classes` PARTITION(model = 'spam') (
+  class_id,
+  label,
+  n_docs
+)
+SELECT
+  NULL AS class_id,
+  NULL AS label,
+  NULL AS n_docs
+WHERE
+  FALSE;

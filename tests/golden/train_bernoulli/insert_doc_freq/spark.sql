@@ -1,0 +1,9 @@
+INSERT OVERWRITE TABLE `sqlnb_doc_freq` PARTITION(model = 'spam') (
+  word,
+  df
+)
+SELECT
+  NULL AS word,
+  NULL AS df
+WHERE
+  FALSE;

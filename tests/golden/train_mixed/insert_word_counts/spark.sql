@@ -1,0 +1,11 @@
+INSERT OVERWRITE TABLE `sqlnb_word_counts` PARTITION(model = 'spam') (
+  class_id,
+  word,
+  count
+)
+SELECT
+  NULL AS class_id,
+  NULL AS word,
+  NULL AS count
+WHERE
+  FALSE;
