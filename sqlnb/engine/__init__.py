@@ -10,8 +10,6 @@ tracer, run it, and turn the engine's errors into :class:`~sqlnb.errors.SqlnbErr
 from __future__ import annotations
 
 import contextlib
-import queue
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,6 +31,7 @@ from sqlnb.engine.dialects import (
     statements_for,
     to_sql,
 )
+from sqlnb.engine.interrupt import interruptibly
 from sqlnb.errors import MissingTable, SqlnbError
 
 T = TypeVar("T")
@@ -193,48 +192,14 @@ class Database:
                 self.timer(text, time.perf_counter() - start)
 
     def _interruptibly(self, call: Callable[[], T], text: str) -> T:
-        """Run in a worker thread, so that Ctrl-C stops the statement: the main thread waits,
-        gets the KeyboardInterrupt, interrupts the connection and re-raises it (the enclosing
-        transaction then rolls back). Reports progress when ``self.progress`` is set.
-
-        A Ctrl-C that arrives while the COMMIT runs cannot stop it: the commit completes and
-        the call returns normally, so a KeyboardInterrupt from here always means that nothing
-        was committed."""
+        """``call`` so that Ctrl-C stops it (:func:`~sqlnb.engine.interrupt.interruptibly`),
+        reporting progress when ``self.progress`` is set."""
         if not self.backend.interruptible:
             return call()
-        # A queue implemented in C, not an Event or Thread.join: a Ctrl-C that lands inside a
-        # Python-level Condition.wait can leave its lock half released, and the next wait (or
-        # the worker's set) then fails with "release unlocked lock" instead of stopping.
-        results: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
-
-        def work() -> None:
-            try:
-                results.put((True, call()))
-            except BaseException as error:  # handed back to the calling thread
-                results.put((False, error))
-
-        def finished(seconds: float) -> tuple[bool, Any] | None:
-            try:
-                return results.get(timeout=seconds)
-            except queue.Empty:
-                return None
-
-        worker = threading.Thread(target=work, name="sqlnb-statement", daemon=True)
-        try:
-            worker.start()  # a Ctrl-C can arrive while it waits for the thread to start
-            while (outcome := finished(0.1)) is None:
-                if self.progress is not None:
-                    self.progress(self.backend.progress())
-        except KeyboardInterrupt:
-            while (outcome := finished(0.05)) is None:  # until it stops: it may not have started
-                self.backend.interrupt()
-            if text == self.dialect.commit and outcome[0]:
-                return outcome[1]  # type: ignore[no-any-return]
-            raise
-        ok, value = outcome
-        if not ok:
-            raise value
-        return value  # type: ignore[no-any-return]
+        shown = self.progress
+        progress = None if shown is None else (lambda: shown(self.backend.progress()))
+        commit = text == self.dialect.commit
+        return interruptibly(call, self.backend.interrupt, progress, commit=commit)
 
     @contextlib.contextmanager
     def transaction(self, *, models: bool = True) -> Iterator[None]:
