@@ -253,8 +253,9 @@ def drop_all(db: Database, name: str) -> None:
     for v in kept(db, name):
         if not v.current:
             _run(db, catalog.deletes(v.where, _tables(db, v.where)[:-1]))
-    where = exp.column("name").eq(exp.convert(name))
-    _run(db, [exp.delete(VERSIONS.node()).where(where)])
+    rows = db.fetch_dicts(templates.select("versions/kept.sql", model_name=name))
+    for where in sorted({str(r["model"]) for r in rows}):  # whole keys: a partition each on Spark
+        _run(db, catalog.deletes(where, [VERSIONS]))
 
 
 def rollback(db: Database, name: str, to: int | None = None) -> tuple[int, int]:

@@ -1,7 +1,6 @@
 """The commands that write: train (and ``sql train``), retune, predict (and ``sql predict``),
 classify, tokenize, tune, export, import, demo (``functions``: :mod:`sqlnb.cli.upkeep`;
-versions, rollback, drop: :mod:`sqlnb.cli.production`).
-Each is a thin layer over the API."""
+versions, rollback, drop: :mod:`sqlnb.cli.production`). Each is a thin layer over the API."""
 
 from __future__ import annotations
 
@@ -120,8 +119,9 @@ def train(
         return
     if any(setting is not None for setting in em):
         fail("--em-weight, --em-iterations and --em-tolerance go with --unlabeled (EM)")
-    catalog.check_name(model_name)  # before the database is opened (Spark: a JVM)
-    versions.check_keep(keep)
+    with errors():  # before the database is opened (Spark: a JVM)
+        catalog.check_name(model_name)
+        versions.check_keep(keep)
     with opened(db, create=dialect is None) as database:
         the_tokenizer = tokenizer.resolve(database)
         if append:
