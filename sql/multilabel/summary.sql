@@ -3,7 +3,7 @@
 -- (the share of wrong pairs) and subset accuracy (the share of documents with every label right),
 -- as scikit-learn's metrics (an undefined F1 is 0).
 SELECT
-  (SELECT COUNT(*) FROM $documents) AS n_docs,
+  (SELECT COUNT(*) FROM $documents AS d) AS n_docs,
   (
     SELECT CASE WHEN 2 * SUM(l.tp) + SUM(l.fp) + SUM(l.fn) > 0
       THEN CAST(2 AS DOUBLE) * SUM(l.tp) / (2 * SUM(l.tp) + SUM(l.fp) + SUM(l.fn)) ELSE 0 END
