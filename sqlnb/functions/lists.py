@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from sqlnb import catalog, labels, templates
+from sqlnb import catalog, labels, multilabel, templates
 from sqlnb.functions.shape import LOOKUP, MODEL, TEXT, Shape, stored
 from sqlnb.kinds import wide
 from sqlnb.kinds.tfidf import norm, value
@@ -195,7 +195,11 @@ def listed(shape: Shape) -> dict[str, exp.Expr]:
     chosen = decided(jll, shape, probas=shape.hierarchy)
     if shape.hierarchy:  # labels that form a tree: the walk after the posterior
         flat = {name: chosen[name] for name in ("label", "proba")}
-        return labels.listed(row.subquery("l"), flat, chosen["probas"])
+        chosen = labels.listed(row.subquery("l"), flat, chosen["probas"])
+        if not shape.multi:
+            return chosen
+    if shape.multi:  # several labels per document: a list of labels (sqlnb.multilabel)
+        return multilabel.listed(row.subquery("l"), jll, chosen, MODEL)
     return {
         name: exp.select(value).from_(row.subquery("l")).subquery()
         for name, value in chosen.items()

@@ -48,9 +48,12 @@ class Shape:
     # and its signature (its kind, the kind's shape of it, its tokenizer, its calibration).
     models: tuple[tuple[str, str], ...] = ()
     hierarchy: bool = False  # a model's labels form a tree (sqlnb.labels): DuckDB walks it
+    # A model has several labels per document (sqlnb.multilabel): sqlnb_classify returns lists
+    multi: bool = False
 
     MARKS = ("+scaled", "+mapped", "+transformed", "+lazy")
     MODEL = "=model "
+    MULTI = "+multi_label"
 
     @classmethod
     def of(cls, db: Database, form: Form | None = None) -> Shape:
@@ -72,14 +75,17 @@ class Shape:
         lazy = form.lookup_rows and bool(missing(db))
         scaled, mapped = catalog.SCALE in steps, catalog.MAP in steps
         params = db.fetch(exp.select("params").from_(catalog.MODELS.node()))
-        tree = any("hierarchy" in json.loads(str(p[0])) for p in params)
-        return cls(tokenizers, scaled, mapped, transformed, lazy, models, tree)
+        kept = [json.loads(str(p[0])) for p in params]
+        tree = any("hierarchy" in p for p in kept)
+        multi = any(p.get("multi_label") for p in kept)
+        return cls(tokenizers, scaled, mapped, transformed, lazy, models, tree, multi)
 
     @property
     def keys(self) -> list[str]:
         """As recorded in sqlnb_functions: the tokenizers, a mark for each step, the models."""
         flags = (self.scaled, self.mapped, self.transformed, self.lazy)
         marks = [m for m, on in zip(self.MARKS, flags) if on] + ["+hierarchy"] * self.hierarchy
+        marks += [self.MULTI] * self.multi
         models = [self.MODEL + json.dumps(pair) for pair in self.models]
         return [*self.tokenizers, *marks, *models]
 
@@ -90,8 +96,9 @@ class Shape:
         plain = [k for k in keys if not k.startswith(cls.MODEL)]
         scaled, mapped, transformed, lazy = (m in keys for m in cls.MARKS)
         tokenizers = tuple(k for k in plain if k not in cls.MARKS)
-        tokenizers = tuple(k for k in tokenizers if k != "+hierarchy")
-        return cls(tokenizers, scaled, mapped, transformed, lazy, models, "+hierarchy" in keys)
+        tokenizers = tuple(k for k in tokenizers if k not in ("+hierarchy", cls.MULTI))
+        tree, multi = "+hierarchy" in keys, cls.MULTI in keys
+        return cls(tokenizers, scaled, mapped, transformed, lazy, models, tree, multi)
 
 
 def _signatures(db: Database) -> tuple[tuple[str, str], ...]:

@@ -61,6 +61,25 @@ def posterior(jll: str) -> exp.Select:
     return templates.select("multilabel/posterior.sql", jll=exp.to_table(jll))
 
 
+def listed(
+    row: exp.Expr, jll: exp.Expr, chosen: dict[str, exp.Expr], model: exp.Expr
+) -> dict[str, exp.Expr]:
+    """DuckDB's sqlnb_classify and sqlnb_proba in a database with a multi-label model: over the
+    lookup row ``row`` (:mod:`sqlnb.functions.lists`) and its list of log odds ``jll``, the
+    labels at or above the threshold of the model ``model`` (a list, in class order) and the
+    largest probability; another model's ``chosen`` label as a list of one and its proba
+    (``sql/multilabel/listed.sql``)."""
+    scored = templates.select(
+        "multilabel/listed.sql",
+        row=row,
+        jll=jll,
+        model=model,
+        label=chosen["label"],
+        proba=chosen["proba"],
+    )
+    return {c: exp.select(c).from_(scored.subquery("u")).subquery() for c in ("label", "proba")}
+
+
 def refuse(entry: Entry | None, what: str) -> None:
     """Refuse ``what`` (a command or an option) for a multi-label model, in one line."""
     if entry is not None and of(entry):

@@ -1,0 +1,51 @@
+-- Multi-label models in DuckDB's SQL functions (sqlnb_classify, sqlnb_proba), over the lookup
+-- row $row (l: sql/macros/lookup.sql) of model $model. For a model that stores a threshold
+-- (trained with --multi-label: sqlnb.multilabel) each label's binary probability is the
+-- logistic function of its log odds ($jll, in class order), as sql/multilabel/posterior.sql
+-- (a NULL jll a probability of 0): sqlnb_classify's labels are those at or above the threshold,
+-- in class order (the labels' sorted order), an empty list if none; sqlnb_proba is the largest
+-- probability. For any other model its $label as a list of one (none if NULL: a walk that
+-- stopped above the tree) and its $proba.
+SELECT
+  CASE
+    WHEN m.threshold IS NULL THEN LIST_FILTER([$label], LAMBDA x: x IS NOT NULL)
+    ELSE LIST_TRANSFORM(
+      [
+        LIST_TRANSFORM(
+          $jll,
+          LAMBDA v: CASE
+            WHEN v IS NULL THEN CAST(0 AS DOUBLE)
+            WHEN v >= 0 THEN 1 / (1 + EXP(-v))
+            ELSE EXP(v) / (1 + EXP(v))
+          END
+        )
+      ],
+      LAMBDA p: LIST_FILTER(
+        LIST_TRANSFORM(
+          RANGE(1, LEN(p) + 1),
+          LAMBDA i: CASE WHEN p[i] >= m.threshold THEN l.labels[i] END
+        ),
+        LAMBDA x: x IS NOT NULL
+      )
+    )[1]
+  END AS label,
+  CASE
+    WHEN m.threshold IS NULL THEN $proba
+    ELSE LIST_MAX(
+      LIST_TRANSFORM(
+        $jll,
+        LAMBDA v: CASE
+          WHEN v IS NULL THEN CAST(0 AS DOUBLE)
+          WHEN v >= 0 THEN 1 / (1 + EXP(-v))
+          ELSE EXP(v) / (1 + EXP(v))
+        END
+      )
+    )
+  END AS proba
+FROM $row AS l
+LEFT JOIN (
+  SELECT CAST(JSON_EXTRACT_STRING(g.params, '$.threshold') AS DOUBLE) AS threshold
+  FROM sqlnb_models AS g
+  WHERE g.model = $model AND JSON_EXTRACT_STRING(g.params, '$.multi_label') = 'true'
+) AS m
+  ON TRUE
