@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from sqlnb import catalog, labels, multilabel, templates
-from sqlnb.engine import Database, scratch
+from sqlnb.engine import Database, dialects, scratch
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import (
     Docs,
@@ -28,61 +28,27 @@ from sqlnb.inputs import (
     type_family,
 )
 from sqlnb.kinds.text import linear
+from sqlnb.normalise import JLL as JLL  # (the scoring rules, re-exported)
+from sqlnb.normalise import decided
+from sqlnb.normalise import joint as joint
+from sqlnb.normalise import joint_of as joint_of
+from sqlnb.normalise import normalised as normalised
+from sqlnb.normalise import posterior as posterior
+from sqlnb.normalise import ranked as ranked
 
 if TYPE_CHECKING:
     from sqlnb.catalog import Entry
 
 # The names of the intermediate relations of prediction and evaluation queries (CTEs), and of
 # evaluation's temporary table (a scratch name: evaluate drops it first).
-DOCUMENTS, TRUTH, JLL, RAW_JLL, POSTERIOR = (
+DOCUMENTS, TRUTH, RAW_JLL, POSTERIOR = (
     "sqlnb_documents",
     "sqlnb_truth",
-    "sqlnb_jll",
     "sqlnb_raw_jll",
     "sqlnb_posterior",
 )
 OUTCOMES = scratch.name("sqlnb_outcomes")
 DECISIONS = "sqlnb_decisions"
-
-
-def normalised(jll: exp.Expr, top: exp.Expr, total: exp.Expr) -> dict[str, exp.Expr]:
-    """The log-sum-exp step (``sql/predict/normalise.sql``) of a class's ``jll``: its ``term``
-    of the document's sum and its ``proba``, given the document's ``top`` jll and ``total``."""
-    return templates.expressions("predict/normalise.sql", jll=jll, top=top, total=total)
-
-
-def joint(base: exp.Expr, n_zero: exp.Expr, score: exp.Expr) -> exp.Expr:
-    """The joint log-likelihood of a (document, class) from its base, its number of factors
-    of probability 0 and its parts' score: the rule of ``sql/predict/joint.sql``, which every
-    form of the sum binds (over rows, a UNION ALL, lists)."""
-    rule = templates.expressions("predict/joint.sql", base=base, n_zero=n_zero, score=score)
-    return rule["jll"]
-
-
-def joint_of(relation: str = "j") -> exp.Expr:
-    """:func:`joint` of the columns base, n_zero and score of ``relation``."""
-    return joint(*(templates.col(c, relation) for c in ("base", "n_zero", "score")))
-
-
-def ranked(relation: str, value: str) -> exp.Expr:
-    """The argmax and its tie rule (``sql/predict/argmax.sql``) over the rows of ``relation``
-    (doc_id, class_id and ``value``): 1 for the predicted class of each document."""
-    bindings = {"doc": "doc_id", "value": value, "class": "class_id"}
-    cols = {k: templates.col(c, relation) for k, c in bindings.items()}
-    return templates.expressions("predict/argmax.sql", **cols)["rn"]
-
-
-def posterior() -> exp.Select:
-    """The posterior of every (document, class) of the relation :data:`JLL`."""
-    rows = normalised(*(templates.col(c, "b") for c in ("jll", "top", "total")))
-    term = normalised(templates.col("jll", "a"), templates.col("top", "a"), exp.null())["term"]
-    return templates.select(
-        "predict/posterior.sql",
-        jll=exp.to_table(JLL),
-        term=term,
-        proba=rows["proba"],
-        rank=ranked("b", "jll"),
-    )
 
 
 def mapping(by: str | None, alias: str = "c", given: dict[str, exp.Expr] | None = None) -> exp.Expr:
@@ -356,6 +322,11 @@ def prediction(
             "predict/costs.sql", posterior=exp.to_table(POSTERIOR), costs=costs
         )
         return pipeline.select(final).with_(DECISIONS, as_=decisions, copy=False)
+    target = dialects.dialect(options.get("dialect") or db.dialect.name)
+    own = not any(n.startswith(f"{POSTERIOR}_") for n, _ in pipeline.ctes)  # no map, no priors
+    if not proba and own and target.lists:  # one GROUP BY, not the posterior's windows
+        ctes = [(n, q) if n != POSTERIOR else (n, decided(target.name)) for n, q in pipeline.ctes]
+        pipeline = Pipeline(ctes, pipeline.inputs)
     final = templates.select(
         "predict/proba.sql" if proba else "predict/labels.sql",
         posterior=exp.to_table(POSTERIOR),

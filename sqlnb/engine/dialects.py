@@ -110,6 +110,12 @@ class Dialect:
     # True where a prediction from raw text first tokenizes it into a temporary table: SQLite
     # runs its Python tokenizer again wherever the tokens relation is read.
     tokenizes_first: bool = False
+    # True where a GROUP BY gathers values into a list that an expression sums (DuckDB's
+    # LIST_SUM, ClickHouse's arraySum, Spark's AGGREGATE: sql/predict/list_sum*.sql): predict
+    # finds each document's class and its posterior in one aggregation
+    # (sql/predict/decided.sql), without window functions; elsewhere (PostgreSQL, SQLite) from
+    # the posterior's windows (sql/predict/posterior.sql).
+    lists: bool = False
     # Session settings a printed script sets first (ClickHouse's, which sqlnb's own client
     # sets on every query).
     settings: tuple[str, ...] = ()
@@ -197,6 +203,7 @@ DIALECTS: dict[str, Dialect] = {
             table_function=True,
             folds=True,
             reads_parquet=True,
+            lists=True,
         ),
         Dialect(
             "sqlite",
@@ -241,6 +248,7 @@ DIALECTS: dict[str, Dialect] = {
             functions="sqlnb.functions.engines:SparkFunctions",
             functions_check_tables=True,
             reads_parquet=True,
+            lists=True,
         ),
         # No transactions; DELETE is ClickHouse's lightweight delete (synchronous here).
         Dialect(
@@ -254,6 +262,7 @@ DIALECTS: dict[str, Dialect] = {
             settings=tuple(f"SET {k} = {v}" for k, v in CLICKHOUSE_SETTINGS.items()),
             full_lower=True,
             functions="sqlnb.functions.engines:ClickHouseFunctions",
+            lists=True,
         ),
         Dialect("bigquery", "bigquery", commit="COMMIT TRANSACTION"),
         # POSIX extended regular expressions: no \pL, no (?:...)
@@ -355,8 +364,8 @@ def _by_model(tree: exp.Expr) -> exp.Expr | None:
     """Where tables are partitioned by model: the CREATE of one of sqlnb's tables (a column
     ``model``) with its partitions, a DELETE of one model's rows (whose table's other columns
     are known: ``meta["columns"]``, see catalog.deletes) as an overwrite of its partition with
-    no rows (else as the drop of its partition), a DELETE of every row as a TRUNCATE; None for
-    any other statement."""
+    no rows (never ``ALTER TABLE ... DROP PARTITION``, which a catalog that does not keep
+    partitions refuses), a DELETE of every row as a TRUNCATE; None for any other statement."""
     if isinstance(tree, exp.Create) and tree.kind == "TABLE" and isinstance(tree.this, exp.Schema):
         if "model" not in [c.name for c in tree.this.expressions]:
             return None
@@ -379,10 +388,8 @@ def _by_model(tree: exp.Expr) -> exp.Expr | None:
         and condition.this.name == "model"
         and isinstance(condition.expression, exp.Literal)
     ):
-        if not columns:  # a table whose columns vary (sqlnb_scoring's pivot): its partition
-            partition = exp.Partition(expressions=[condition.copy()])
-            drop = exp.DropPartition(expressions=[partition], exists=True)
-            return exp.Alter(this=tree.this.copy(), kind="TABLE", actions=[drop])
+        if not columns:  # every table of sqlnb's declares them (ModelTable.columns)
+            raise SqlnbError(f"internal: the columns of {tree.this.name} are not known")
         target = tree.this.copy()
         target.set("partition", exp.Partition(expressions=[condition.copy()]))
         nothing = exp.select(*(exp.null().as_(c) for c in columns)).where(exp.false())

@@ -38,7 +38,7 @@ WORD_COUNTS = ModelTable(
     keys=(("class_id", "word"),),
     amounts=("count",),
 )
-SCORING = ModelTable(wide.TABLE, (), lookup=("model", "word"))
+SCORING = ModelTable(wide.TABLE, wide.COLUMNS, lookup=("model", "word"))
 BASE = ModelTable("sqlnb_base", ("class_id", "score", "n_zero", "presence"))
 LOG_THETA = ModelTable("sqlnb_log_theta", ("class_id", "label", "word", "log_theta"), view=True)
 LOG_ABSENT = ModelTable("sqlnb_log_absent", ("class_id", "word", "log_absent"), view=True)

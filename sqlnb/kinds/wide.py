@@ -33,6 +33,7 @@ TABLE = "sqlnb_scoring"
 CREATE = "catalog/create_scoring.sql"
 BLOCK = 8  # classes per row: the table's columns w0 ... w7 (a test checks the two agree)
 SLOTS = range(BLOCK)
+COLUMNS = ("word", "base", *(f"w{j}" for j in SLOTS))  # after model (create_scoring.sql)
 DOUBLE = exp.DataType.build("DOUBLE")
 
 # A kind's weight of the class in slot j, from the bindings of slot j (see :func:`bindings`).
@@ -232,8 +233,7 @@ def derive(
         rows = exp.union(rows, other, distinct=False)
     stats = exp.select(exp.Star(), *hoisted).from_(blocks.subquery("s"), copy=False)
     query = exp.select("*").from_(rows.subquery("r")).with_("sqlnb_blocks", as_=stats, copy=False)
-    names = ["model", "word", "base", *(f"w{j}" for j in SLOTS)]
-    return exp.insert(query, templates.table(TABLE), columns=names)
+    return exp.insert(query, templates.table(TABLE), columns=["model", *COLUMNS])
 
 
 def pick(prefix: str) -> exp.Expr:

@@ -32,8 +32,7 @@
 @train_bernoulli/insert_doc_count
 @insert_prior
 @train_bernoulli/insert_tokenizers
-ALTER TABLE `sqlnb_scoring`
-DROP IF EXISTS   PARTITION(model = 'spam');
+@insert_scoring
 @insert_base
 @train_bernoulli/insert_transform
 @insert_classes
@@ -49,7 +48,7 @@ DROP IF EXISTS   PARTITION(model = 'spam');
 @insert_doc_freq_2
 @insert_doc_count_2
 @insert_prior_2
-@insert_scoring
+@insert_scoring_2
 @insert_base_2
 @insert_models_2
 @train_bernoulli/insert_calibration

@@ -12,8 +12,7 @@
 @train_bernoulli/insert_calibration
 @train_bernoulli/insert_doc_count
 @train_bernoulli/insert_doc_freq
-ALTER TABLE `sqlnb_scoring`
-DROP IF EXISTS   PARTITION(model = 'spam');
+@insert_scoring
 @train_bernoulli/insert_tokenizers
 @train_bernoulli/insert_transform
 @insert_word_counts

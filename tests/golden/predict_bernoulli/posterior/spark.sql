@@ -1,42 +1,48 @@
   SELECT
-    b.doc_id AS doc_id,
-    b.class_id AS class_id,
-    b.jll AS jll,
-    b.jll - (
-      b.top + LN(CASE WHEN b.total > 0 THEN b.total END)
-    ) AS log_proba,
+    d.doc_id AS doc_id,
+    d.class_id AS class_id,
     CASE
-      WHEN b.top IS NULL
+      WHEN d.top IS NULL
       THEN NULL
-      WHEN b.jll IS NULL
+      WHEN d.top IS NULL
       THEN CAST(0 AS DOUBLE)
-      WHEN b.jll - (
-        b.top + LN(b.total)
+      WHEN d.top - (
+        d.top + LN(
+          AGGREGATE(
+            d.jlls,
+            CAST(0 AS DOUBLE),
+            (s, v) -> s + CASE WHEN v IS NULL OR v - d.top < -700 THEN 0 ELSE EXP(v - d.top) END
+          )
+        )
       ) < -700
       THEN CAST(0 AS DOUBLE)
-      ELSE EXP(b.jll - (
-        b.top + LN(b.total)
-      ))
+      ELSE EXP(
+        d.top - (
+          d.top + LN(
+            AGGREGATE(
+              d.jlls,
+              CAST(0 AS DOUBLE),
+              (s, v) -> s + CASE WHEN v IS NULL OR v - d.top < -700 THEN 0 ELSE EXP(v - d.top) END
+            )
+          )
+        )
+      )
     END AS proba,
-    ROW_NUMBER() OVER (
-      PARTITION BY b.doc_id
-      ORDER BY CASE WHEN b.jll IS NULL THEN 1 ELSE 0 END NULLS LAST, b.jll DESC, b.class_id NULLS LAST
-    ) AS rn
+    1 AS rn
   FROM (
     SELECT
-      a.doc_id AS doc_id,
-      a.class_id AS class_id,
-      a.jll AS jll,
-      a.top AS top,
-      SUM(
-        CASE WHEN a.jll IS NULL OR a.jll - a.top < -700 THEN 0 ELSE EXP(a.jll - a.top) END
-      ) OVER (PARTITION BY a.doc_id) AS total
-    FROM (
-      SELECT
-        j.doc_id AS doc_id,
-        j.class_id AS class_id,
-        j.jll AS jll,
-        MAX(j.jll) OVER (PARTITION BY j.doc_id) AS top
-      FROM sqlnb_jll AS j
-    ) AS a
-  ) AS b
+      j.doc_id AS doc_id,
+      MAX(j.jll) AS top,
+      COLLECT_LIST(j.jll) AS jlls,
+      MIN_BY(
+        j.class_id,
+        (
+          CASE WHEN j.jll IS NULL THEN 1 ELSE 0 END,
+          -COALESCE(j.jll, CAST(0 AS DOUBLE)),
+          j.class_id
+        )
+      ) AS class_id
+    FROM sqlnb_jll AS j
+    GROUP BY
+      j.doc_id
+  ) AS d
