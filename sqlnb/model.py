@@ -28,6 +28,7 @@ from sqlnb import (
     calibration,
     catalog,
     decisions,
+    multilabel,
     pipeline,
     settings,
     templates,
@@ -41,7 +42,7 @@ from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
 from sqlnb.inputs import Labels, Source, as_source, type_family
 from sqlnb.kinds.base import Note, Ranked, Rows, Section
-from sqlnb.multilabel import counting, given, metrics, refuse
+from sqlnb.multilabel import counting, given, listing, metrics, refuse
 from sqlnb.pruning import Pruning
 from sqlnb.tokenizer import Tokenizer
 
@@ -137,7 +138,7 @@ class Model(Entry):
         other column and row stays as it was. Every row is classified (a row without tokens
         gets the prior). ``options`` are :meth:`decision_options`' (calibration, new priors,
         costs). Returns the number of rows updated."""
-        refuse(self, "classify")
+        multi = bool(self.params.get("multi_label"))  # labels as a list (sqlnb.multilabel)
         target = templates.table(table)
         columns = self.db.columns(target)
         if id_column not in columns:
@@ -150,12 +151,17 @@ class Model(Entry):
         rows = templates.select(
             "input/ids.sql", id=templates.col(id_column, quoted=True), source=target
         )
-        predictions = self.prediction_query(data, documents=rows, **options)
-        label_type = (
-            exp.DataType.build(self.label_type, dialect=templates.SOURCE_DIALECT)
-            if type_family(self.label_type) != "text"
-            else exp.DataType.build("VARCHAR")
-        )
+        if multi:
+            predictions = listing.classified(self.db, self, data, documents=rows, **options)
+            label_type = multilabel.list_type(self.db, self.label_type)
+            multilabel.check_column(self.name, table, into, columns.get(into), label_type)
+        else:
+            predictions = self.prediction_query(data, documents=rows, **options)
+            label_type = (
+                exp.DataType.build(self.label_type, dialect=templates.SOURCE_DIALECT)
+                if type_family(self.label_type) != "text"
+                else exp.DataType.build("VARCHAR")
+            )
         written = {into: ("label", label_type)}
         if proba_into is not None:
             written[proba_into] = ("proba", exp.DataType.build("DOUBLE"))

@@ -6,6 +6,7 @@ multi-label model, a flat or hierarchical model's label comes as a list of one."
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -129,3 +130,118 @@ def test_duckdb_refusals_are_unchanged(trained: Path) -> None:
     with duckdb.connect(str(trained), read_only=True) as con, pytest.raises(duckdb.Error) as e:
         con.execute("SELECT sqlnb_classify('nope', text) FROM test_docs").fetchall()
     assert "nope" in str(e.value)
+
+
+# --- every engine that has the functions against DuckDB ------------------------------------
+
+
+def engine_results(name: str) -> dict[str, Any]:
+    """On one engine: the functions of a multi-label model (at 0.4 and 0.97) and of a flat one
+    beside it, classify --update's column, and the refusal of a column of another type."""
+    import pandas as pd
+    from engines import open_engine
+    from test_functions import function_rows
+
+    import sqlnb
+    from sqlnb import Docs, Labels
+    from sqlnb.errors import SqlnbError
+
+    found: dict[str, Any] = {}
+    for engine in open_engine(name):
+        for table, seed, n, start in (("train", 1, 120, 0), ("test", 2, 60, 1000)):
+            docs, labels = corpus(seed, n, start)
+            engine.load(f"{table}_docs", pd.DataFrame(docs, columns=["doc_id", "text", "first"]))
+            engine.load(f"{table}_labels", pd.DataFrame(labels, columns=["doc_id", "label"]))
+        for model, threshold in (("ml", 0.4), ("strict", 0.97)):
+            sqlnb.train(engine.db, Docs("train_docs"), Labels("train_labels"), model=model,
+                        multi_label=True, threshold=threshold)  # fmt: skip
+        sqlnb.train(engine.db, Docs("train_docs"), Labels("train_docs", label="first"),
+                    model="flat")  # fmt: skip
+        for model in ("ml", "strict", "flat"):
+            query = (f"SELECT doc_id, sqlnb_classify('{model}', text), "
+                     f"sqlnb_proba('{model}', text) FROM test_docs")  # fmt: skip
+            found[model] = listed(
+                function_rows(engine, query), name == "sqlite" and model != "flat"
+            )
+        m = sqlnb.load(engine.db, "ml")
+        m.classify("test_docs", "doc_id", Docs("test_docs"), "labels", "top")
+        read = client_rows(engine, "SELECT doc_id, labels, top FROM test_docs")
+        found["classify"] = listed(read, name == "sqlite")
+        texts = "SELECT doc_id, text FROM test_docs ORDER BY doc_id"
+        before, refused = client_rows(engine, texts), ""
+        try:
+            m.classify("test_docs", "doc_id", Docs("test_docs"), "text", None)
+        except SqlnbError as error:
+            refused = str(error)
+        found["refused"] = (refused, before == client_rows(engine, texts))
+    return found
+
+
+def listed(rows: list[tuple[Any, ...]], json_text: bool) -> dict[int, tuple[Any, float]]:
+    """doc_id -> (labels as a Python list, proba); SQLite's JSON text read as JSON."""
+    return {
+        int(d): (json.loads(k) if json_text else k if isinstance(k, str) else list(k), float(p))
+        for d, k, p in rows
+    }
+
+
+def client_rows(engine: Any, query: str) -> list[tuple[Any, ...]]:
+    """A query's rows from the engine's own connection."""
+    if engine.name == "postgres":
+        with engine.db.connection.cursor() as cursor:
+            cursor.execute(query)
+            return [tuple(r) for r in cursor.fetchall()]
+    return [tuple(r) for r in engine.db.connection.execute(query).fetchall()]
+
+
+@pytest.fixture(scope="module")
+def duckdb_results() -> dict[str, Any]:
+    return engine_results("duckdb")
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(e, marks=getattr(pytest.mark, e)) for e in ("sqlite", "postgres")]
+)
+def test_every_engine_equals_duckdb(name: str, duckdb_results: dict[str, Any]) -> None:
+    """SQLite's and PostgreSQL's functions and classify --update give DuckDB's labels (a
+    sorted array; SQLite: the text of a JSON array) and probabilities, also for a flat model
+    beside (a list of one on PostgreSQL, as on DuckDB; SQLite's flat label stays text)."""
+    want, got = duckdb_results, engine_results(name)
+    for key in ("ml", "strict", "classify", "flat"):
+        assert got[key].keys() == want[key].keys() and len(want[key]) == 60, key
+        for doc_id, (labels, proba) in want[key].items():
+            other = got[key][doc_id][0]
+            if name == "sqlite" and key == "flat":
+                other = [other]
+            assert other == labels, (key, doc_id)
+            assert abs(got[key][doc_id][1] - proba) <= 1e-12, (key, doc_id)
+    assert any(not labels for labels, _ in want["strict"].values())  # the empty list
+    for doc_id, (labels, proba) in want["ml"].items():  # classify writes the functions' values
+        assert want["classify"][doc_id][0] == labels
+        assert abs(want["classify"][doc_id][1] - proba) <= 1e-12
+    message, unchanged = got["refused"]
+    if name == "sqlite":  # no column types: the JSON text goes into any column
+        return
+    assert "'text'" in message and "test_docs" in message and unchanged, message
+    assert duckdb_results["refused"][1] and "'text'" in duckdb_results["refused"][0]
+
+
+@pytest.mark.parametrize("name", ["spark", "clickhouse"])
+def test_engines_without_ordered_lists_refuse_classify_in_one_line(name: str) -> None:
+    """Spark and ClickHouse do not aggregate the labels in order yet (``Dialect.lists``): a
+    multi-label classify there is refused, in one line naming the engine, before any
+    statement; DuckDB's, PostgreSQL's and SQLite's types are the list and the JSON text."""
+    from types import SimpleNamespace
+
+    from sqlnb import multilabel
+    from sqlnb.engine.dialects import dialect
+    from sqlnb.errors import SqlnbError
+
+    with pytest.raises(SqlnbError) as refused:
+        multilabel.list_type(SimpleNamespace(dialect=dialect(name)), "VARCHAR")  # type: ignore[arg-type]
+    assert name in str(refused.value) and "\n" not in str(refused.value)
+    types = {
+        e: multilabel.list_type(SimpleNamespace(dialect=dialect(e)), "BIGINT").sql(e)  # type: ignore[arg-type]
+        for e in ("duckdb", "postgres", "sqlite")
+    }
+    assert types == {"duckdb": "BIGINT[]", "postgres": "BIGINT[]", "sqlite": "TEXT"}

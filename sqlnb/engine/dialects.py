@@ -82,6 +82,11 @@ class Dialect:
     partition_by_model: bool = False
     # False where a column has no declared type (SQLite): a value's type is its storage class.
     typed_columns: bool = True
+    # How a multi-label model's labels are one value (classify, the SQL functions:
+    # sqlnb.multilabel.list_type): "array", the engine's list type, aggregated in class order;
+    # "json", the text of a JSON array (SQLite, which has no list type); None where sqlnb does
+    # not aggregate them in order yet (Spark's COLLECT_LIST, ClickHouse's groupArray): refused.
+    lists: str | None = "array"
     # True where the functions sqlnb's SQL calls (its tokenizer's) are registered from Python
     # on each connection (SQLite has no regular expressions and no SQL-defined functions).
     python_functions: bool = False
@@ -213,6 +218,7 @@ DIALECTS: dict[str, Dialect] = {
             lookup="btree",
             analyze=True,
             typed_columns=False,
+            lists="json",
             python_functions=True,
             tokenizes_first=True,
         ),
@@ -241,6 +247,7 @@ DIALECTS: dict[str, Dialect] = {
             snapshot=None,
             delete=False,
             update=False,
+            lists=None,
             fail="raise_error",
             backtracking_regex=True,
             full_lower=True,
@@ -259,6 +266,7 @@ DIALECTS: dict[str, Dialect] = {
             rollback=None,
             snapshot=None,
             update=False,
+            lists=None,
             settings=tuple(f"SET {k} = {v}" for k, v in CLICKHOUSE_SETTINGS.items()),
             full_lower=True,
             functions="sqlnb.functions.engines:ClickHouseFunctions",

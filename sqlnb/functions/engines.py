@@ -52,7 +52,11 @@ class PostgresFunctions(Plain):
     def functions(self, db: Database, shape: Shape) -> list[Statement]:
         label, proba = rows.scalars(db, shape)
         table = rows.table(exp.table_(wrap.SOURCE, db="pg_temp"), shape)
-        return list(wrap.postgres(db, label, proba, table, rows.branches(db, shape)))
+        if shape.multi:  # a list of labels (sqlnb.multilabel): one type for every model
+            label = exp.Array(expressions=[label])
+        branches = rows.branches(db, shape)
+        labels = "TEXT[]" if shape.multi else "TEXT"
+        return list(wrap.postgres(db, label, proba, table, branches, labels))
 
 
 class SparkFunctions(Plain):

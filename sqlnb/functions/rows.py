@@ -11,17 +11,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, templates
+from sqlnb import catalog, multilabel, templates
 from sqlnb.catalog import TOKENIZERS
 from sqlnb.engine import dialects
 from sqlnb.functions.shape import MODEL, SERVED, TEXT, Shape
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import KINDS, params
 from sqlnb.kinds.text import BASE
+from sqlnb.multilabel import listing
 from sqlnb.pipeline import (
     DOCUMENTS,
     JLL,
@@ -62,9 +63,13 @@ def branches(db: Database, shape: Shape) -> list[tuple[list[str], dict[str, exp.
     groups: dict[str, list[str]] = {}
     for name, signature in shape.models:
         groups.setdefault(signature, []).append(name)
-    found = []
+    found: list[tuple[list[str], dict[str, exp.Expr]]] = []
     for names in groups.values():
-        one = one_text(db, catalog.entry(db, names[0]))
+        entry = catalog.entry(db, names[0])
+        one = one_text(db, entry)
+        if shape.multi and not multilabel.of(entry):  # one type: a list of one label
+            flat = exp.Array(expressions=[one.expressions[0].unalias()]).as_("label")
+            one.set("expressions", [flat, one.expressions[1]])
         values: dict[str, exp.Expr] = {
             c: exp.select(exp.column(c, "o")).from_(one.copy().subquery("o")).subquery()
             for c in ("label", "proba")
@@ -117,19 +122,22 @@ def one_text(db: Database, entry: catalog.Entry) -> exp.Select:
     prediction`, which asks the model's kind)."""
     one = exp.select(exp.convert(1).as_("doc_id"))
     source = _Text("sqlnb_text")
-    built = prediction(
-        db,
-        entry,
-        source,
-        guard=False,
-        check=False,
-        documents=one,
-        dialect=db.dialect.name,
-        name=MODEL.copy(),  # built with the parameter, not the name: one query per signature
-    )
+    options: dict[str, Any] = {
+        "guard": False,
+        "check": False,
+        "documents": one,
+        "dialect": db.dialect.name,
+        "name": MODEL.copy(),  # built with the parameter, not the name: one query per signature
+    }
+    if multilabel.of(entry):  # the labels at the threshold as one value (sqlnb.multilabel)
+        built = listing.classified(db, entry, source, **options)
+    else:
+        built = prediction(db, entry, source, **options)
     if db.dialect.lookup == "hash":
         keyed(built)
-    label = exp.cast(exp.column("label", "q"), "VARCHAR")
+    label: exp.Expr = exp.cast(exp.column("label", "q"), "VARCHAR")
+    if multilabel.of(entry):
+        label = exp.column("label", "q")
     return exp.select(
         exp.Max(this=label).as_("label"), exp.Max(this=exp.column("proba", "q")).as_("proba")
     ).from_(built.subquery("q"))

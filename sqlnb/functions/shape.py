@@ -121,7 +121,9 @@ def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
         assert the_kind is not None
         terms = list(the_kind.terms(params).signature)
         shape = [the_kind.name, terms, params["tokenizer"]]
-        signature = json.dumps([*shape, methods.get(row["model"])], sort_keys=True)
+        # a label mode: multi-label at its threshold (the query holds it as a literal)
+        mode = ["multi_label", params.get("threshold")] if params.get("multi_label") else []
+        signature = json.dumps([*shape, methods.get(row["model"]), *mode], sort_keys=True)
         found.append((str(row["model"]), signature))
     return tuple(sorted(found))
 

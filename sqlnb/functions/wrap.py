@@ -30,6 +30,7 @@ def postgres(
     proba: exp.Expr,
     table: exp.Select,
     branches: Sequence[tuple[Sequence[str], Mapping[str, exp.Expr]]] = (),
+    labels: str = "TEXT",
 ) -> list[str]:
     """The PostgreSQL functions: sqlnb_classify and sqlnb_proba are PL/pgSQL functions that
     run, for a model of one of the ``branches`` (its models, and its "label" and "proba"
@@ -69,13 +70,19 @@ def postgres(
 
     overloads = [
         fill("typed", function=function, model_type=m, text_type=t, returns=returns)
-        for function, returns in (("sqlnb_classify", "TEXT"), ("sqlnb_proba", "DOUBLE PRECISION"))
+        for function, returns in (("sqlnb_classify", labels), ("sqlnb_proba", "DOUBLE PRECISION"))
         for m, t in itertools.product(TEXT_TYPES, TEXT_TYPES)
         if (m, t) != ("TEXT", "TEXT")
     ]
     return [
         fill("raise"),
-        fill("classify", body=body("label", label, "TEXT")),
+        fill(
+            "retype",
+            schema_text=exp.Literal.string(ident).sql("postgres"),
+            returns=labels,
+            returns_text=exp.Literal.string(labels).sql("postgres"),
+        ),
+        fill("classify", body=body("label", label, labels), returns=labels),
         fill("proba", body=body("proba", proba, "DOUBLE PRECISION")),
         *overloads,
         fill(

@@ -15,15 +15,18 @@ evaluate gives the multi-label metrics (:mod:`sqlnb.multilabel.metrics`).
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
 from sqlnb import settings, templates
 from sqlnb.errors import SqlnbError
+from sqlnb.inputs import type_family
 
 if TYPE_CHECKING:
     from sqlnb.catalog import Entry
+    from sqlnb.engine import Database
 
 MODE = "multi_label"  # the params' key of a multi-label model
 
@@ -80,6 +83,57 @@ def listed(
     return {c: exp.select(c).from_(scored.subquery("u")).subquery() for c in ("label", "proba")}
 
 
+def list_type(db: Database, label_type: str) -> exp.DataType:
+    """The type of a multi-label model's labels as one value: the engine's list of the label
+    type (DuckDB's ``VARCHAR[]``, PostgreSQL's ``TEXT[]``), or where the engine has no list
+    type (``Dialect.lists``: SQLite) the text of a JSON array."""
+    if db.dialect.lists is None:
+        raise SqlnbError(
+            f"{db.dialect.name} cannot hold a multi-label model's labels as one value yet: "
+            "use sqlnb predict (a row per label)"
+        )
+    if db.dialect.lists == "json":
+        return exp.DataType.build("VARCHAR")
+    kind = exp.DataType.Type.ARRAY
+    return exp.DataType(this=kind, expressions=[element(label_type)], nested=True)
+
+
+def element(label_type: str) -> exp.DataType:
+    """A label's type in a list: the training labels' (text if sqlglot cannot spell it)."""
+    if type_family(label_type) != "text":
+        with contextlib.suppress(Exception):
+            return exp.DataType.build(label_type, dialect=templates.SOURCE_DIALECT)
+    return exp.DataType.build("VARCHAR")
+
+
+def check_column(
+    model: str, table: str, column: str, existing: str | None, wanted: exp.DataType
+) -> None:
+    """Refuse to write a multi-label model's labels into an existing column of another type
+    than ``wanted`` (:func:`list_type`; an engine without column types has none to check)."""
+    if not existing:
+        return
+    try:
+        found = exp.DataType.build(existing, dialect=templates.SOURCE_DIALECT)
+    except Exception:
+        found = None
+    if found is None or found.sql(templates.SOURCE_DIALECT) != wanted.sql(templates.SOURCE_DIALECT):
+        raise SqlnbError(
+            f"column {column!r} of table {table!r} is {existing}, not "
+            f"{wanted.sql(templates.SOURCE_DIALECT)}: multi-label model {model!r} writes its "
+            "labels as a list (drop the column or write another)"
+        )
+
+
+def refuse_flat(entry: Entry) -> None:
+    """Refuse a flat model where only a multi-label one goes."""
+    if not of(entry):
+        raise SqlnbError(
+            f"model {entry.name!r} has one label per document: --threshold is for a model "
+            "trained with --multi-label"
+        )
+
+
 def refuse(entry: Entry | None, what: str) -> None:
     """Refuse ``what`` (a command or an option) for a multi-label model, in one line."""
     if entry is not None and of(entry):
@@ -103,11 +157,7 @@ def final(
     (doc_id, label, proba) at or above the threshold, or with ``proba`` every label
     (doc_id, label, log_proba, proba). ``label`` is the stored label cast back to its type;
     ``options`` the prediction's others (priors and costs are refused)."""
-    if not of(entry):
-        raise SqlnbError(
-            f"model {entry.name!r} has one label per document: --threshold is for a model "
-            "trained with --multi-label"
-        )
+    refuse_flat(entry)
     for option in ("priors", "costs"):
         if options.get(option) is not None:
             refuse(entry, f"--{option}")

@@ -1,4 +1,23 @@
 @raise
+-- Before sqlnb_classify is created returning TEXT (TEXT[] in a database with a
+-- multi-label model: sqlnb.multilabel; TEXT otherwise): each sqlnb_classify of the models'
+-- schema that returns another type is dropped (CREATE OR REPLACE cannot change a function's
+-- return type). A function of that name another role made in another schema is not touched.
+DO $sqlnb$
+DECLARE
+  f pg_catalog.regprocedure;
+BEGIN
+  FOR f IN
+    SELECT p.oid::pg_catalog.regprocedure
+    FROM pg_catalog.pg_proc AS p
+    WHERE p.pronamespace = '"public"'::pg_catalog.regnamespace
+      AND p.proname = 'sqlnb_classify'
+      AND p.prorettype <> 'TEXT'::pg_catalog.regtype
+  LOOP
+    EXECUTE pg_catalog.format('DROP FUNCTION %s', f);
+  END LOOP;
+END
+$sqlnb$;
 @classify
 @proba
 @classify_text_varchar

@@ -1,7 +1,8 @@
--- sqlnb_classify(model, text): the label (as text) of raw text, tokenized with the model's own
--- settings: for the models of each signature of the database (sqlnb.functions.rows.branches) the
--- prediction pipeline of predict, the model a parameter; for any other name, the error that
--- names it. STABLE. Every table it reads is named with the models' schema and its search_path
+-- sqlnb_classify(model, text): the label (as text; in a database with a multi-label model
+-- TEXT[], the labels at its threshold: sql/multilabel/classified.sql) of raw text, tokenized
+-- with the model's own settings: for the models of each signature of the database
+-- (sqlnb.functions.rows.branches) the prediction pipeline of predict, the model a parameter;
+-- for any other name, the error that names it. STABLE. Every table it reads is named with the models' schema and its search_path
 -- is pg_catalog, pg_temp: no other role's table, function or operator can take part in it.
 CREATE OR REPLACE FUNCTION "public".sqlnb_classify(sqlnb_model TEXT, sqlnb_text TEXT) RETURNS TEXT
 LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $sqlnb$
