@@ -228,7 +228,7 @@ def test_every_engine_equals_duckdb(name: str, duckdb_results: dict[str, Any]) -
 
 @pytest.mark.parametrize("name", ["spark", "clickhouse"])
 def test_engines_without_ordered_lists_refuse_classify_in_one_line(name: str) -> None:
-    """Spark and ClickHouse do not aggregate the labels in order yet (``Dialect.lists``): a
+    """Spark and ClickHouse do not aggregate the labels in order yet (``Dialect.label_lists``): a
     multi-label classify there is refused, in one line naming the engine, before any
     statement; DuckDB's, PostgreSQL's and SQLite's types are the list and the JSON text."""
     from types import SimpleNamespace

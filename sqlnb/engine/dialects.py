@@ -86,7 +86,7 @@ class Dialect:
     # sqlnb.multilabel.list_type): "array", the engine's list type, aggregated in class order;
     # "json", the text of a JSON array (SQLite, which has no list type); None where sqlnb does
     # not aggregate them in order yet (Spark's COLLECT_LIST, ClickHouse's groupArray): refused.
-    lists: str | None = "array"
+    label_lists: str | None = "array"
     # True where the functions sqlnb's SQL calls (its tokenizer's) are registered from Python
     # on each connection (SQLite has no regular expressions and no SQL-defined functions).
     python_functions: bool = False
@@ -218,7 +218,7 @@ DIALECTS: dict[str, Dialect] = {
             lookup="btree",
             analyze=True,
             typed_columns=False,
-            lists="json",
+            label_lists="json",
             python_functions=True,
             tokenizes_first=True,
         ),
@@ -247,7 +247,7 @@ DIALECTS: dict[str, Dialect] = {
             snapshot=None,
             delete=False,
             update=False,
-            lists=None,
+            label_lists=None,
             fail="raise_error",
             backtracking_regex=True,
             full_lower=True,
@@ -266,7 +266,7 @@ DIALECTS: dict[str, Dialect] = {
             rollback=None,
             snapshot=None,
             update=False,
-            lists=None,
+            label_lists=None,
             settings=tuple(f"SET {k} = {v}" for k, v in CLICKHOUSE_SETTINGS.items()),
             full_lower=True,
             functions="sqlnb.functions.engines:ClickHouseFunctions",

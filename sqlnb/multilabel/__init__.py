@@ -86,13 +86,13 @@ def listed(
 def list_type(db: Database, label_type: str) -> exp.DataType:
     """The type of a multi-label model's labels as one value: the engine's list of the label
     type (DuckDB's ``VARCHAR[]``, PostgreSQL's ``TEXT[]``), or where the engine has no list
-    type (``Dialect.lists``: SQLite) the text of a JSON array."""
-    if db.dialect.lists is None:
+    type (``Dialect.label_lists``: SQLite) the text of a JSON array."""
+    if db.dialect.label_lists is None:
         raise SqlnbError(
             f"{db.dialect.name} cannot hold a multi-label model's labels as one value yet: "
             "use sqlnb predict (a row per label)"
         )
-    if db.dialect.lists == "json":
+    if db.dialect.label_lists == "json":
         return exp.DataType.build("VARCHAR")
     kind = exp.DataType.Type.ARRAY
     return exp.DataType(this=kind, expressions=[element(label_type)], nested=True)

@@ -21,25 +21,25 @@ def classified(
     db: Database, entry: Entry, data: str | Source, threshold: float | None = None, **options: Any
 ) -> exp.Select:
     """(doc_id, label, proba), one row per document of a multi-label model: its labels at or
-    above ``threshold`` (the stored one by default) as one value (:func:`sqlnb.multilabel.list_type`, in class
-    order, empty when none) and its largest binary probability (``sql/multilabel/
-    classified.sql``; ``classified_json.sql`` where the engine has no list type). ``options``
-    are :meth:`Pipeline.build`'s. classify --update writes it; PostgreSQL's and SQLite's SQL
-    functions run it for one text."""
+    above ``threshold`` (the stored one by default) as one value
+    (:func:`sqlnb.multilabel.list_type`, in class order, empty when none) and its largest
+    binary probability (``sql/multilabel/classified.sql``; ``classified_json.sql`` where the
+    engine has no list type). ``options`` are :meth:`Pipeline.build`'s. classify --update
+    writes it; PostgreSQL's and SQLite's SQL functions run it for one text."""
     multilabel.refuse_flat(entry)
     for option in ("priors", "costs"):
         if options.pop(option, None) is not None:
             multilabel.refuse(entry, f"--{option}")
     pipeline = Pipeline.build(db, entry, data, **options)
     found = multilabel.list_type(db, entry.label_type)  # (refused where the engine has none yet)
-    name = "multilabel/classified" + ("_json" if db.dialect.lists == "json" else "") + ".sql"
+    name = "multilabel/classified" + ("_json" if db.dialect.label_lists == "json" else "") + ".sql"
     bindings: dict[str, Any] = {
         "posterior": exp.to_table(POSTERIOR),  # (this mode's: sql/multilabel/posterior.sql)
         "label": label(entry),
         "model": options.get("name") or exp.convert(entry.name),
         "threshold": templates.number(multilabel.threshold_for(entry, threshold)),
     }
-    if db.dialect.lists != "json":
+    if db.dialect.label_lists != "json":
         bindings["empty"] = exp.cast(exp.Array(expressions=[]), found)
     final = templates.select(name, **bindings)
     return pipeline.select(final)
