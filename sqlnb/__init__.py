@@ -12,12 +12,13 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
+from sqlnb.errors import INTERRUPTED
 from sqlnb.version import __version__
 
 
 def _interrupted_at_start(signum: int, frame: Any) -> None:
     """Ctrl-C while the command line starts (before it can have touched anything)."""
-    sys.stderr.write("Interrupted: the database is as it was.\n")
+    sys.stderr.write(INTERRUPTED)
     os._exit(130)
 
 

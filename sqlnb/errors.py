@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+# What the command line prints on a Ctrl-C before a commit (exit code 130): here, where
+# importing it can neither fail nor cost anything while a Ctrl-C unwinds a starting command.
+INTERRUPTED = "Interrupted: the database is as it was.\n"
+
 
 class SqlnbError(Exception):
     """Something the user can fix: the message names the table, column or value at fault."""

@@ -80,8 +80,17 @@ def kept(db: Database, name: str) -> list[Version]:
     kept one: a model an earlier sqlnb trained has its version 1 on its next write)."""
     if db.relation_type(VERSIONS.node()) is None:
         return []
+    return _kept(_rows(db, name), name)
+
+
+def _rows(db: Database, name: str) -> list[dict[str, Any]]:
+    """The version rows of model ``name`` (``sql/versions/kept.sql``)."""
+    return db.fetch_dicts(templates.select("versions/kept.sql", model_name=name))
+
+
+def _kept(rows: list[dict[str, Any]], name: str) -> list[Version]:
+    """:func:`kept` of model ``name`` from its version ``rows``."""
     found: list[Version] = []
-    rows = db.fetch_dicts(templates.select("versions/kept.sql", model_name=name))
     for r in sorted(rows, key=lambda r: (int(r["version"]), str(r["model"]) != name)):
         n, where = int(r["version"]), str(r["model"])
         if where == name or (where == key(name, n) and not any(v.version == n for v in found)):
@@ -250,10 +259,10 @@ def drop_all(db: Database, name: str) -> None:
     rows and the version rows of ``name``."""
     if db.relation_type(VERSIONS.node()) is None:
         return
-    for v in kept(db, name):
+    rows = _rows(db, name)
+    for v in _kept(rows, name):
         if not v.current:
             _run(db, catalog.deletes(v.where, _tables(db, v.where)[:-1]))
-    rows = db.fetch_dicts(templates.select("versions/kept.sql", model_name=name))
     for where in sorted({str(r["model"]) for r in rows}):  # whole keys: a partition each on Spark
         _run(db, catalog.deletes(where, [VERSIONS]))
 

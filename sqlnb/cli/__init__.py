@@ -16,6 +16,8 @@ import signal
 import sys
 from typing import Any
 
+from sqlnb.errors import INTERRUPTED  # (console's: importing it can neither fail nor wait)
+
 
 def main(args: list[str] | None = None) -> None:
     """Run the command line; a usage error is one line (``Error: ...``) and exit code 2; a
@@ -27,11 +29,11 @@ def main(args: list[str] | None = None) -> None:
 
         code = app(args=args, prog_name="sqlnb", standalone_mode=False)
     except KeyboardInterrupt:
-        sys.stderr.write("Interrupted: the database is as it was.\n")  # console.INTERRUPTED
+        sys.stderr.write(INTERRUPTED)
         code = 130
     except Exception as error:
         if _interrupted(error):  # an error raised while a Ctrl-C unwound: still a Ctrl-C
-            sys.stderr.write("Interrupted: the database is as it was.\n")
+            sys.stderr.write(INTERRUPTED)
             _exit(130)
         if type(error).__name__ != "ClosedOutput":  # sqlnb.cli.options.ClosedOutput
             return _failed(error)

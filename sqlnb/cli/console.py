@@ -19,9 +19,8 @@ import typer
 
 from sqlnb import settings
 from sqlnb.engine import Database
-from sqlnb.errors import SqlnbError
+from sqlnb.errors import INTERRUPTED, SqlnbError
 
-INTERRUPTED = "Interrupted: the database is as it was.\n"
 # Control characters (C0 but tab and newline, DEL, C1) as escapes: a label, a model name or
 # a word holding a terminal's escape sequence ("\x1b[2J", "\x1b]0;title\x07") is shown, never
 # obeyed. Every line this module prints to a person passes through :func:`plain`.

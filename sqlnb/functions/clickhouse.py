@@ -37,6 +37,25 @@ if TYPE_CHECKING:
 
 WORDS, WEIGHTS, MODELS = "sqlnb_ch_words", "sqlnb_ch_weights", "sqlnb_ch_models"
 TABLES = (WORDS, WEIGHTS, MODELS)
+# The columns of the list form's lookup row (sql/macros/lookup.sql) that a model's row of
+# sqlnb_ch_models holds: all but the words' (the per-word dictionaries hold those).
+ROW = (
+    "labels",
+    "base",
+    "base_zero",
+    "presence",
+    "zeros",
+    "settings",
+    "transformed",
+    "sublinear",
+    "norm",
+    "scale",
+    "calibrated",
+    "cal_method",
+    "cal_lo",
+    "cal_a",
+    "cal_b",
+)
 
 
 def database(db: Database) -> str:
@@ -130,12 +149,106 @@ def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
                 for file, extra in (  # the keys, then what they key, then the model's row
                     ("words", {"classes": classes.subquery()}),
                     ("weights", {"weights": lists.word_weights(model.copy())}),
-                    ("model", {"steps": catalog.steps()}),
+                    ("model", {"row": model_row(model.copy())}),
                 )
             ]
     current = database(db)
     statements += [f"SYSTEM RELOAD DICTIONARY {_name(current, f'{t}_dict')}" for t in TABLES]
     return statements
+
+
+def model_row(model: exp.Expr) -> exp.Select:
+    """The list form's lookup row of ``model`` (``sql/macros/lookup.sql``, the tree DuckDB's
+    lookup rows are) without its word lists: its columns :data:`ROW`, and only the joins and
+    common tables that these read. A capability the lookup row gains reaches ClickHouse as one
+    more name there and a column of ``sqlnb_ch_models``, not a second formulation."""
+    row = templates.select(
+        "macros/lookup.sql",
+        model=model,
+        steps=catalog.steps(),
+        weights=lists.word_weights(model.copy()),
+        bucket=exp.convert(1),  # (no word is looked up by its hash bucket here)
+    )
+    spelled = _narrowed(row, ROW).transform(_spelled)
+    assert isinstance(spelled, exp.Select)  # (a Select stays one)
+    return spelled
+
+
+def _spelled(node: exp.Expr) -> exp.Expr:
+    """What the lookup row's aggregates are in ClickHouse: BOOL_OR is max (over no row 0,
+    not NULL: the row COALESCEs it), LIST(x ORDER BY k) [FILTER (WHERE c)] is :func:`_sorted`."""
+    if isinstance(node, exp.LogicalOr):
+        return exp.Max(this=node.this)
+    listed = node.this if isinstance(node, exp.Filter) else node
+    if isinstance(listed, exp.ArrayAgg) and isinstance(listed.this, exp.Order):
+        return _sorted(listed.this, node.expression.this if listed is not node else None)
+    return node
+
+
+def _sorted(order: exp.Order, where: exp.Expr | None = None) -> exp.Expr:
+    """DuckDB's LIST(x ORDER BY k, ...) (ascending; a NULL x kept, as DuckDB keeps it) in
+    ClickHouse, whose groupArray has no order: the tuples (k, ..., x) gathered (those where
+    ``where``), sorted, and their x.
+
+    >>> import sqlglot
+    >>> listed = sqlglot.parse_one("SELECT LIST(x ORDER BY k) FILTER (WHERE c) FROM t", "duckdb")
+    >>> listed.transform(_spelled).sql("clickhouse")
+    'SELECT arrayMap(pair -> tupleElement(pair, 2), arraySort(pair -> (tupleElement(pair, 1)), \
+groupArrayIf((k, x), c))) FROM t'
+    """
+    if any(o.args.get("desc") for o in order.expressions):
+        raise SqlnbError("ClickHouse's lookup row: LIST(... ORDER BY ... DESC) is not written")
+    n = len(order.expressions)
+    rows = exp.Tuple(expressions=[*(o.this for o in order.expressions), order.this])
+    gathered = exp.Anonymous(
+        this="groupArray" if where is None else "groupArrayIf",
+        expressions=[rows] if where is None else [rows, where],
+    )
+    pair = exp.to_identifier("pair")
+    part = [
+        exp.Anonymous(this="tupleElement", expressions=[exp.column(pair), exp.convert(i + 1)])
+        for i in range(n + 1)
+    ]
+    by = exp.Lambda(this=exp.Tuple(expressions=part[:n]), expressions=[pair])
+    ordered = exp.func("arraySort", by, gathered)
+    return exp.func("arrayMap", exp.Lambda(this=part[n], expressions=[pair]), ordered)
+
+
+def _narrowed(row: exp.Select, columns: tuple[str, ...]) -> exp.Select:
+    """``row``, a query of one row made of one-row parts (each an aggregate, or a LEFT JOIN
+    of at most one row), reduced to ``columns``: the parts and common tables nothing left
+    reads are dropped (which changes no row: each part is one row)."""
+    kept = {e.alias_or_name: e for e in row.expressions}
+    if missing := set(columns) - set(kept):
+        raise SqlnbError(f"the lookup row has no column {sorted(missing)}")
+    row.set("expressions", [kept[c] for c in columns])
+    read = {c.table for c in row.selects for c in c.find_all(exp.Column)}
+    joins = [j for j in row.args.get("joins") or [] if j.alias_or_name in read]
+    if row.args["from_"].this.alias_or_name not in read:
+        first = joins.pop(0)  # a part that is read, a CROSS JOIN, in the FROM's place
+        assert first.args.get("on") is None, "a part without a condition"
+        row.set("from_", exp.From(this=first.this))
+    row.set("joins", joins)
+    for part in (j.this for j in [row.args["from_"], *joins]):  # each part: what is read
+        if isinstance(part, exp.Subquery) and isinstance(part.this, exp.Select):
+            names = {c.name for c in row.selects for c in c.find_all(exp.Column)
+                     if c.table == part.alias}  # fmt: skip
+            part.this.set("expressions", [e for e in part.this.expressions
+                                          if e.alias_or_name in names])  # fmt: skip
+    ctes = row.args.get("with_")
+    while ctes is not None:
+        unread = [
+            cte
+            for cte in ctes.expressions
+            if not any(
+                t.name == cte.alias and t.find_ancestor(exp.CTE) is not cte
+                for t in row.find_all(exp.Table)
+            )
+        ]
+        if not unread:
+            break
+        ctes.set("expressions", [c for c in ctes.expressions if c not in unread])
+    return row
 
 
 def _functions(shape: Shape) -> tuple[exp.Expr, exp.Expr]:
