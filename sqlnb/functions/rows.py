@@ -22,7 +22,6 @@ from sqlnb.functions.shape import MODEL, SERVED, TEXT, Shape
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import KINDS, params
 from sqlnb.kinds.text import BASE
-from sqlnb.multilabel import listing
 from sqlnb.pipeline import (
     DOCUMENTS,
     JLL,
@@ -130,6 +129,8 @@ def one_text(db: Database, entry: catalog.Entry) -> exp.Select:
         "name": MODEL.copy(),  # built with the parameter, not the name: one query per signature
     }
     if multilabel.of(entry):  # the labels at the threshold as one value (sqlnb.multilabel)
+        from sqlnb.multilabel import listing  # (here: a module-level import is a 14th layer)
+
         built = listing.classified(db, entry, source, **options)
     else:
         built = prediction(db, entry, source, **options)
