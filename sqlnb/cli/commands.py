@@ -1,6 +1,6 @@
 """The commands that write: train (and ``sql train``), retune, predict (and ``sql predict``),
-classify, tokenize, tune, export, import, demo (``functions``: :mod:`sqlnb.cli.upkeep`;
-versions, rollback, drop: :mod:`sqlnb.cli.production`). Each is a thin layer over the API."""
+classify, tokenize, tune, demo (``functions``: :mod:`sqlnb.cli.upkeep`; versions, rollback,
+drop, export, import: :mod:`sqlnb.cli.production`). Each is a thin layer over the API."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from sqlglot import exp
 
-from sqlnb import catalog, files, multilabel, settings, training, tuning, versions
+from sqlnb import catalog, multilabel, settings, training, tuning, versions
 from sqlnb.cli import upkeep  # noqa: F401  (registers ``sqlnb functions``)
 from sqlnb.cli.console import (
     FILE_SUFFIXES,
@@ -453,39 +453,6 @@ def tune_alpha(
     from sqlnb.cli.show import print_tuning
 
     print_tuning(result, folds, as_json=as_json)
-
-
-@command("export")
-def export_model(
-    db: DbArg,
-    to: Annotated[
-        Path,
-        typer.Option("--output", "-o", "--to", help="Folder to write the Parquet files into."),
-    ],
-    model_name: ModelOpt = "default",
-    replace: Annotated[bool, typer.Option(help="Replace an earlier model file there.")] = False,
-    version: VersionOpt = None,
-) -> None:
-    """Write a model (counts, hyperparameters, tokenizer, version) as Parquet files: one
-    committed version of it."""
-    with opened(db) as database:
-        written = files.export_model(database, model_name, to, replace=replace, version=version)
-    echo(f"wrote model {model_name!r} to {to} ({len(written)} files)")
-
-
-@command("import")
-def import_model(
-    db: DbArg,
-    path: Annotated[Path, typer.Argument(help="A folder written by sqlnb export.")],
-    model_name: Annotated[
-        str | None, typer.Option("--model", "-m", help="Name to give it (default: its own).")
-    ] = None,
-    keep: KeepOpt = versions.KEEP,
-) -> None:
-    """Load a model file into any supported engine (replacing a model of that name)."""
-    with opened(db, create=True) as database:
-        name = files.import_model(database, path, model_name, keep)
-    echo(f"imported model {name!r}")
 
 
 @command()

@@ -1,10 +1,12 @@
 """The commands of a model in production: versions, rollback, drop (a model, or one kept
-version) and monitor (:mod:`sqlnb.monitor`); ``--keep`` and ``--version`` of the others."""
+version), export and import (a model file, between databases) and monitor
+(:mod:`sqlnb.monitor`); ``--keep`` and ``--version`` of the others."""
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -69,6 +71,43 @@ def drop_model(db: DbArg, model_name: ModelOpt = "default", version: VersionOpt 
         echo(f"dropped version {version} of model {model_name!r}")
         return
     echo(f"dropped model {model_name!r}")
+
+
+@command("export")
+def export_model(
+    db: DbArg,
+    to: Annotated[
+        Path,
+        typer.Option("--output", "-o", "--to", help="Folder to write the Parquet files into."),
+    ],
+    model_name: ModelOpt = "default",
+    replace: Annotated[bool, typer.Option(help="Replace an earlier model file there.")] = False,
+    version: VersionOpt = None,
+) -> None:
+    """Write a model (counts, hyperparameters, tokenizer, version) as Parquet files: one
+    committed version of it."""
+    from sqlnb import files  # (here: at module level it is a 14th import layer)
+
+    with opened(db) as database:
+        written = files.export_model(database, model_name, to, replace=replace, version=version)
+    echo(f"wrote model {model_name!r} to {to} ({len(written)} files)")
+
+
+@command("import")
+def import_model(
+    db: DbArg,
+    path: Annotated[Path, typer.Argument(help="A folder written by sqlnb export.")],
+    model_name: Annotated[
+        str | None, typer.Option("--model", "-m", help="Name to give it (default: its own).")
+    ] = None,
+    keep: KeepOpt = versions.KEEP,
+) -> None:
+    """Load a model file into any supported engine (replacing a model of that name)."""
+    from sqlnb import files
+
+    with opened(db, create=True) as database:
+        name = files.import_model(database, path, model_name, keep)
+    echo(f"imported model {name!r}")
 
 
 TimeOpt = Annotated[
