@@ -245,3 +245,39 @@ def test_engines_without_ordered_lists_refuse_classify_in_one_line(name: str) ->
         for e in ("duckdb", "postgres", "sqlite")
     }
     assert types == {"duckdb": "BIGINT[]", "postgres": "BIGINT[]", "sqlite": "TEXT"}
+
+
+@pytest.mark.spark
+def test_spark_functions_refuse_a_multi_label_model_and_serve_a_flat_one() -> None:
+    """Spark's functions (the rows form of any model) have no multi-label step yet: on such a
+    model they are an error that names it (they gave one label and a softmax probability),
+    while a flat model beside keeps its label and probability (equal to predict)."""
+    import re
+
+    import pandas as pd
+    from engines import open_engine
+    from pyspark.errors import PySparkException
+    from test_functions import function_rows
+
+    import sqlnb
+    from sqlnb import Docs, Labels
+
+    for engine in open_engine("spark"):
+        docs, labels = corpus(1, 60, 0)
+        engine.load("train_docs", pd.DataFrame(docs, columns=["doc_id", "text", "first"]))
+        engine.load("train_labels", pd.DataFrame(labels, columns=["doc_id", "label"]))
+        sqlnb.train(engine.db, Docs("train_docs"), Labels("train_labels"), model="ml",
+                    multi_label=True)  # fmt: skip
+        flat = sqlnb.train(engine.db, Docs("train_docs"),
+                           Labels("train_docs", label="first"), model="flat")  # fmt: skip
+        for function in ("sqlnb_classify", "sqlnb_proba"):
+            message = "model 'ml' is multi-label: these SQL functions do not serve it yet"
+            with pytest.raises(PySparkException, match=re.escape(message)):
+                function_rows(engine, f"SELECT {function}('ml', 'crash asap')")
+        predicted = engine.db.fetch(flat.prediction_query(Docs("train_docs")))
+        want = {int(d): (str(k), float(p)) for d, k, p in predicted}
+        query = ("SELECT doc_id, sqlnb_classify('flat', text), sqlnb_proba('flat', text) "
+                 "FROM train_docs")  # fmt: skip
+        got = {int(d): (str(k), float(p)) for d, k, p in function_rows(engine, query)}
+        assert got.keys() == want.keys()
+        assert all(got[d][0] == want[d][0] and abs(got[d][1] - want[d][1]) < 1e-12 for d in want)

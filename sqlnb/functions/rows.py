@@ -82,8 +82,16 @@ def scalars(db: Database, shape: Shape) -> tuple[exp.Expr, exp.Expr]:
     model, each checked first (the scalar functions of PostgreSQL and Spark)."""
     one = exp.select(exp.convert(1).as_("doc_id"))
     text = labels(text_tokens(db, list(shape.tokenizers)), one, shape)
-    found = (scalar(text, c, db.dialect.table_function) for c in ("label", "proba"))
-    return next(found), next(found)
+    found = [scalar(text, c, db.dialect.table_function) for c in ("label", "proba")]
+    if shape.multi:  # the any-model form has no multi-label step yet: refused, not one label
+        flat = (
+            exp.select("model")
+            .from_(catalog.MODELS.node())
+            .where(exp.column("params").like(exp.convert('%"multi_label": true%')).not_())
+        )
+        why = "is multi-label: these SQL functions do not serve it yet (sqlnb predict does)"
+        found = [_checked(flat.subquery(), why, value) for value in found]
+    return found[0], found[1]
 
 
 def table(source: exp.Table, shape: Shape) -> exp.Select:
@@ -168,7 +176,7 @@ def keyed(tree: exp.Expr) -> None:
             join.set("on", exp.and_(on, exp.EQ(this=keys[0], expression=keys[1])))
 
 
-def _checked(needs: exp.Table, why: str, value: exp.Expr) -> exp.Expr:
+def _checked(needs: exp.Expr, why: str, value: exp.Expr) -> exp.Expr:
     (expression,) = templates.expressions(
         "macros/check.sql", needs=needs, why=why, value=value
     ).values()
