@@ -182,12 +182,23 @@ MODULE_MARKS = {
 }
 # fixtures that open one engine
 FIXTURE_MARKS = {"pg": "postgres", "spark": "spark", "spark_url": "spark"}
+# tests/slow_in_ci.txt: the DuckDB tests that took 2.5 s or more in CI, out of the quick loop
+SLOW_IN_CI = Path(__file__).with_name("slow_in_ci.txt")
+
+
+def slow_in_ci() -> set[str]:
+    """The node ids tests/slow_in_ci.txt lists (each line: CI's seconds, then the node id)."""
+    lines = SLOW_IN_CI.read_text().splitlines()
+    return {
+        line.split(maxsplit=1)[1] for line in lines if line.strip() and not line.startswith("#")
+    }
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test by the engines it runs on: its file, the fixtures it uses, and the
     engine it is parametrized with (a parameter whose value names an engine, other than a
-    dialect printed to text)."""
+    dialect printed to text), and ``slow`` on the tests tests/slow_in_ci.txt lists."""
+    slow = slow_in_ci()
     for item in items:
         wanted = set(MODULE_MARKS.get(item.path.name, ()))
         wanted |= {
@@ -200,6 +211,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 for key, value in callspec.params.items()
                 if isinstance(value, str) and value in ENGINE_MARKS and key != "dialect"
             }
+        if item.nodeid in slow:
+            wanted.add("slow")
         present = {mark.name for mark in item.iter_markers()}
         for name in sorted(wanted - present):
             item.add_marker(getattr(pytest.mark, name))
