@@ -182,7 +182,7 @@ MODULE_MARKS = {
 }
 # fixtures that open one engine
 FIXTURE_MARKS = {"pg": "postgres", "spark": "spark", "spark_url": "spark"}
-# tests/slow_in_ci.txt: the DuckDB tests that took 2.5 s or more in CI, out of the quick loop
+# tests/slow_in_ci.txt: the DuckDB tests that took 2 s or more in CI, out of the quick loop
 SLOW_IN_CI = Path(__file__).with_name("slow_in_ci.txt")
 
 
