@@ -50,7 +50,7 @@ def test_clickhouse_model_row_is_the_lookup_row_without_its_words():
     table = (templates.sql_dir() / "functions/clickhouse/models.sql.in").read_text()
     body = table.split("sqlnb_ch_models (")[1].split(") ENGINE")[0]
     columns = [line.split()[0] for line in body.strip().splitlines()]
-    assert columns == ["model", *clickhouse.ROW, "hierarchy", "confidence"]
+    assert columns == ["model", *clickhouse.ROW, "hierarchy", "confidence", "threshold"]
     text = row.sql("clickhouse")
     for gone in ("owner", "start", "idf", "occupied", "LIST(", "ARRAY_AGG", "LOGICAL_OR"):
         assert gone not in text, gone

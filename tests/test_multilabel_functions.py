@@ -163,6 +163,8 @@ def engine_results(name: str) -> dict[str, Any]:
             found[model] = listed(
                 function_rows(engine, query), name == "sqlite" and model != "flat"
             )
+        if name == "clickhouse":  # (classify refused there: not yet in class order)
+            continue
         m = sqlnb.load(engine.db, "ml")
         m.classify("test_docs", "doc_id", Docs("test_docs"), "labels", "top")
         read = client_rows(engine, "SELECT doc_id, labels, top FROM test_docs")
@@ -200,14 +202,18 @@ def duckdb_results() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    "name", [pytest.param(e, marks=getattr(pytest.mark, e)) for e in ("sqlite", "postgres")]
+    "name",
+    [pytest.param(e, marks=getattr(pytest.mark, e)) for e in ("sqlite", "postgres", "clickhouse")],
 )
 def test_every_engine_equals_duckdb(name: str, duckdb_results: dict[str, Any]) -> None:
-    """SQLite's and PostgreSQL's functions and classify --update give DuckDB's labels (a
-    sorted array; SQLite: the text of a JSON array) and probabilities, also for a flat model
-    beside (a list of one on PostgreSQL, as on DuckDB; SQLite's flat label stays text)."""
+    """SQLite's, PostgreSQL's and ClickHouse's functions (and classify --update but on
+    ClickHouse) give DuckDB's labels (a sorted array; SQLite: the text of a JSON array) and
+    probabilities, also for a flat model beside (a list of one, as on DuckDB; SQLite's flat
+    label stays text)."""
     want, got = duckdb_results, engine_results(name)
-    for key in ("ml", "strict", "classify", "flat"):
+    for key in (
+        ("ml", "strict", "flat") if name == "clickhouse" else ("ml", "strict", "classify", "flat")
+    ):
         assert got[key].keys() == want[key].keys() and len(want[key]) == 60, key
         for doc_id, (labels, proba) in want[key].items():
             other = got[key][doc_id][0]
@@ -219,6 +225,8 @@ def test_every_engine_equals_duckdb(name: str, duckdb_results: dict[str, Any]) -
     for doc_id, (labels, proba) in want["ml"].items():  # classify writes the functions' values
         assert want["classify"][doc_id][0] == labels
         assert abs(want["classify"][doc_id][1] - proba) <= 1e-12
+    if name == "clickhouse":
+        return
     message, unchanged = got["refused"]
     if name == "sqlite":  # no column types: the JSON text goes into any column
         return

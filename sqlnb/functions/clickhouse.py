@@ -82,7 +82,7 @@ def shared(db: Database, keys: list[str]) -> list[str]:
         record = exp.to_table("sqlnb_functions", db=str(other), quoted=True)
         with contextlib.suppress(SqlnbError):  # a database it may not read, or no record
             merged |= {str(r[0]) for r in db.fetch(exp.select("settings").from_(record))}
-    marks = (*Shape.MARKS, "+hierarchy")  # (a model with labels that form a tree)
+    marks = (*Shape.MARKS, "+hierarchy", Shape.MULTI)  # (labels that form a tree, or several)
     return sorted(k for k in merged if k in marks or _is_tokenizer(k))
 
 
@@ -317,6 +317,15 @@ def _functions(shape: Shape) -> tuple[exp.Expr, exp.Expr]:
                 column.replace(field(column.name))
     if shape.hierarchy:  # labels that form a tree: the walk after the posterior
         chosen = labels.walked(chosen, {n: field(n) for n in ("labels", "hierarchy", "confidence")})
+    if shape.multi:  # several labels per document: an array of labels (sqlnb.multilabel)
+        chosen = templates.expressions(
+            "multilabel/listed.clickhouse.sql",
+            threshold=field("threshold"),
+            labels=field("labels"),
+            jll=jll,
+            label=chosen["label"],
+            proba=chosen["proba"],
+        )
     return tuple(_checked(chosen[n], models, n) for n in ("label", "proba"))  # type: ignore[return-value]
 
 

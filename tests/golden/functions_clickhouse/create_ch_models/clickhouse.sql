@@ -1,7 +1,8 @@
 -- Per text model, what ClickHouse's SQL functions read besides its words (model.clickhouse.sql
 -- writes it): its labels, base and base zero counts per class in class order, whether a word
 -- counts once, whether a word has a zero count, its tokenizer's settings, its document
--- transform, its calibration, its labels' separator ('' for flat labels) and confidence.
+-- transform, its calibration, its labels' separator ('' for flat labels) and confidence, its
+-- multi-label threshold (-1 for one label per document).
 CREATE TABLE IF NOT EXISTS "default".sqlnb_ch_models (
   model String,
   labels Array(String),
@@ -20,5 +21,6 @@ CREATE TABLE IF NOT EXISTS "default".sqlnb_ch_models (
   cal_a Array(Array(Float64)),
   cal_b Array(Array(Float64)),
   hierarchy String,
-  confidence Float64
+  confidence Float64,
+  threshold Float64
 ) ENGINE = MergeTree ORDER BY model;

@@ -17,7 +17,8 @@ CREATE DICTIONARY IF NOT EXISTS "default".sqlnb_ch_models_dict (
   cal_a Array(Array(Float64)),
   cal_b Array(Array(Float64)),
   hierarchy String,
-  confidence Float64
+  confidence Float64,
+  threshold Float64
 )
 PRIMARY KEY model
 SOURCE(CLICKHOUSE(TABLE 'sqlnb_ch_models' DB 'default'))
