@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,13 +31,20 @@ from sqlnb.demo import DATA
 HERE = Path(__file__).resolve().parent.parent
 
 
-def sqlnb(source: Path, *args: str) -> float:
-    """One sqlnb command as its own process, with ``source``'s sqlnb: its seconds."""
+def cpu() -> float:
+    """The CPU seconds (user and system, every thread) of this process's ended children."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def sqlnb(source: Path, *args: str) -> tuple[float, float]:
+    """One sqlnb command as its own process, with ``source``'s sqlnb: its seconds, wall and
+    CPU."""
     env = {**os.environ, "PYTHONPATH": str(source)}
-    start = time.perf_counter()
+    start, used = time.perf_counter(), cpu()
     subprocess.run([sys.executable, "-m", "sqlnb", *args], check=True, capture_output=True,
                    env=env)  # fmt: skip
-    return time.perf_counter() - start
+    return time.perf_counter() - start, cpu() - used
 
 
 def exported(commit: str, into: Path) -> Path:
@@ -59,7 +67,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         sources = {args.before: exported(args.before, Path(tmp) / "before"), "after": args.after}
         print(f"load average at the start: {os.getloadavg()[0]:.1f}; medians of {args.repeat}")
-        print("| texts | sqlnb | predict --docs | functions | labels equal |")
+        print("| texts | sqlnb | predict --docs (CPU) | functions (CPU) | labels equal |")
         print("|---|---|--:|--:|---|")
         for n, docs in enumerate(corpora):
             urls = {}
@@ -68,19 +76,24 @@ def main() -> None:
                 load("duckdb", urls[name], docs)
                 sqlnb(source, "train", urls[name], "--model", "m", "--docs", "train")
                 sqlnb(source, "functions", urls[name])  # the lookup rows stored
-            times: dict[str, tuple[list[float], list[float]]] = {s: ([], []) for s in sources}
+            times: dict[str, list[list[tuple[float, float]]]] = {s: [[], []] for s in sources}
             same = {}
             for _ in range(args.repeat):
                 for name, source in sources.items():  # interleaved
                     times[name][0].append(sqlnb(source, "predict", urls[name], "--model", "m",
                         "--docs", "texts", "--output", "by_predict", "--replace"))  # fmt: skip
+                    used = cpu()
                     seconds, rows = client("duckdb", urls[name], QUERY.format(m="m"))
-                    times[name][1].append(seconds)
+                    times[name][1].append((seconds, cpu() - used))
                     same[name] = rows == predicted("duckdb", urls[name], "by_predict")
             for name in sources:
-                p, f = (statistics.median(t) for t in times[name])
-                print(f"| {docs.parent.name if n else 'bundled reviews'} | {name} | {p:.2f} s "
-                      f"| {f:.2f} s | {same[name]} |")  # fmt: skip
+                p, f = (
+                    f"{statistics.median(w for w, _ in t):.2f} s "
+                    f"({statistics.median(c for _, c in t):.2f} s)"
+                    for t in times[name]
+                )
+                shown = docs.parent.name if n else "bundled reviews"
+                print(f"| {shown} | {name} | {p} | {f} | {same[name]} |")
         print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 
