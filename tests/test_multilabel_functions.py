@@ -289,3 +289,16 @@ def test_spark_functions_refuse_a_multi_label_model_and_serve_a_flat_one() -> No
         got = {int(d): (str(k), float(p)) for d, k, p in function_rows(engine, query)}
         assert got.keys() == want.keys()
         assert all(got[d][0] == want[d][0] and abs(got[d][1] - want[d][1]) < 1e-12 for d in want)
+
+
+def test_duckdb_sqlnb_predict_refuses_a_multi_label_model(trained: Path) -> None:
+    """DuckDB's sqlnb_predict (the rows form of any model) has no multi-label step yet: on
+    such a model it is an error naming it (it gave one label a document), and a flat model
+    beside still gets its rows."""
+    with duckdb.connect(str(trained)) as con:
+        con.execute("CREATE OR REPLACE TEMP TABLE toks AS SELECT 1 AS doc_id, 'crash' AS word, "
+                    "1 AS count")  # fmt: skip
+        with pytest.raises(duckdb.Error) as refused:
+            con.execute("SELECT * FROM sqlnb_predict('ml', 'toks')").fetchall()
+        assert "model 'ml' is multi-label" in str(refused.value)
+        assert len(con.execute("SELECT * FROM sqlnb_predict('flat', 'toks')").fetchall()) == 1

@@ -82,16 +82,22 @@ def scalars(db: Database, shape: Shape) -> tuple[exp.Expr, exp.Expr]:
     model, each checked first (the scalar functions of PostgreSQL and Spark)."""
     one = exp.select(exp.convert(1).as_("doc_id"))
     text = labels(text_tokens(db, list(shape.tokenizers)), one, shape)
-    found = [scalar(text, c, db.dialect.table_function) for c in ("label", "proba")]
-    if shape.multi:  # the any-model form has no multi-label step yet: refused, not one label
-        flat = (
-            exp.select("model")
-            .from_(catalog.MODELS.node())
-            .where(exp.column("params").like(exp.convert('%"multi_label": true%')).not_())
-        )
-        why = "is multi-label: these SQL functions do not serve it yet (sqlnb predict does)"
-        found = [_checked(flat.subquery(), why, value) for value in found]
+    found = [_flat(shape, scalar(text, c, db.dialect.table_function)) for c in ("label", "proba")]
     return found[0], found[1]
+
+
+def _flat(shape: Shape, value: exp.Expr) -> exp.Expr:
+    """``value``, or where ``shape`` has a multi-label model an error for one: the any-model
+    form has no multi-label step yet (refused, not one label and a softmax probability)."""
+    if not shape.multi:
+        return value
+    flat = (
+        exp.select("model")
+        .from_(catalog.MODELS.node())
+        .where(exp.column("params").like(exp.convert('%"multi_label": true%')).not_())
+    )
+    why = "is multi-label: these SQL functions do not serve it yet (sqlnb predict does)"
+    return _checked(flat.subquery(), why, value)
 
 
 def table(source: exp.Table, shape: Shape) -> exp.Select:
@@ -100,7 +106,8 @@ def table(source: exp.Table, shape: Shape) -> exp.Select:
     read = Tokens("sqlnb_tokens").render(templates.col("count", quoted=True), source)
     documents = templates.select("input/documents.sql", source=exp.to_table(INPUT))
     scored = labels(read, documents, shape)
-    ok = exp.select(_checked(BASE.node(), "is not a text model", exp.true()).as_("ok"))
+    checked = _checked(BASE.node(), "is not a text model", exp.true())
+    ok = exp.select(_flat(shape, checked).as_("ok"))
     return (
         exp.select("*")
         .from_(scored.subquery("q"))
