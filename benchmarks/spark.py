@@ -4,6 +4,7 @@
     python benchmarks/spark.py [--sizes 2M,10M] [--repeat 3] [--master local[2]] [--markdown F]
     python benchmarks/spark.py --master sc://localhost:15202 --ui 18280 --sizes 2M  # warm server
     python benchmarks/spark.py --data /work/bench/data/10M_k20 ...  # a corpus of generate.py
+    python benchmarks/spark.py --no-first ...  # no untimed first training (a warm catalog)
     python benchmarks/spark.py mllib TRAIN TEST OUT   # one MLlib run (a process of its own)
 
 The corpus: 20 classes, 20,000 words, 50 to 150 words a document (100 on average), each class
@@ -231,7 +232,12 @@ def statements(profile: Path) -> list[dict[str, object]]:
 
 
 def run(
-    sizes: list[str], repeat: int, master: str, ui: int | None = None, data: str | None = None
+    sizes: list[str],
+    repeat: int,
+    master: str,
+    ui: int | None = None,
+    data: str | None = None,
+    first: bool = True,
 ) -> list[str]:
     python, lines = sys.executable, []
     spark = Spark(ui) if ui else None
@@ -265,7 +271,8 @@ def run(
             str(out),
             "--replace",
         ]
-        timed(train_args, work)  # untimed: the catalog, the class-data archive
+        if first:
+            timed(train_args, work)  # untimed: the catalog, the class-data archive
         times: dict[str, list[float]] = {k: [] for k in ("ml", "ml2", "train", "predict")}
         jobs: dict[str, list[tuple[int, int, int]]] = {}
         counted: dict[str, list[int]] = {"train": [], "predict": []}
@@ -339,8 +346,12 @@ def main() -> None:
     parser.add_argument("--ui", type=int, help="the Connect server's web UI port: count its jobs")
     parser.add_argument("--data", help="a corpus folder of benchmarks/generate.py")
     parser.add_argument("--markdown")
+    parser.add_argument(
+        "--no-first", action="store_true", help="no untimed first training (a warm catalog)"
+    )
     args = parser.parse_args()
-    lines = run(args.sizes.split(","), args.repeat, args.master, args.ui, args.data)
+    sizes = args.sizes.split(",")
+    lines = run(sizes, args.repeat, args.master, args.ui, args.data, not args.no_first)
     text = "\n".join(lines) + "\n"
     print(text)
     if args.markdown:
