@@ -157,15 +157,25 @@ def deleting(statement: exp.Expr, model: str) -> bool:
 def replacing(db: Database, model: str, the_kind: Kind, *, script: bool = False) -> list[exp.Expr]:
     """The statements before writing model ``model`` of ``the_kind`` anew: create the tables
     (all of them in a ``script``, see :func:`creates`), then delete the rows of the model it
-    replaces, whatever its kind."""
+    replaces, whatever its kind (not from a table created here, empty: none in a new file)."""
     if not script:
         db.trusted(writing=True)  # before reading the model it replaces
     stale = {t.name: t for t in (*SHARED[1:], *the_kind.tables)}
     previous = row(db, model)
     if previous is not None and previous["kind"] in KINDS:
         stale.update({t.name: t for t in KINDS[previous["kind"]].tables})
-    ordered = [MODELS, *(stale[name] for name in sorted(stale))]
-    return [*creates(db, the_kind, script=script), *deletes(model, ordered)]
+    made = creates(db, the_kind, script=script)
+    new = set() if script else {_created(s) for s in made}
+    ordered = [t for t in (MODELS, *(stale[n] for n in sorted(stale))) if t.name not in new]
+    return [*made, *deletes(model, ordered)]
+
+
+def _created(statement: exp.Expr) -> str | None:
+    """The table or view a CREATE TABLE or VIEW statement makes (None: another statement)."""
+    if not isinstance(statement, exp.Create) or statement.kind not in ("TABLE", "VIEW"):
+        return None
+    found = statement.find(exp.Table)
+    return None if found is None else found.name
 
 
 def overwrites(statements: Sequence[exp.Expr], model: str, d: dialects.Dialect) -> list[exp.Expr]:

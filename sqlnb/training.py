@@ -8,7 +8,6 @@ checked (reads, never writes), which :meth:`Training.apply` runs in one transact
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +17,6 @@ from sqlnb import catalog, events, multilabel, templates, versions
 from sqlnb import labels as labels_mode
 from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, Entry
 from sqlnb.classes import (
-    balanced,
     check_class_prior,
     check_weighed,
     class_sizes,
@@ -31,9 +29,11 @@ from sqlnb.features import Selection
 from sqlnb.inputs import Docs, Labels, Source, Table, Tokens, as_source, labels_for, type_family
 from sqlnb.inputs import Survey as Surveyed
 from sqlnb.kinds import KINDS, Kind, kind_for
-from sqlnb.kinds.base import Labeled, ModelTable
+from sqlnb.kinds.base import Labeled
 from sqlnb.kinds.params import declared, resolved
+from sqlnb.kinds.text import carrying
 from sqlnb.pruning import Pruning
+from sqlnb.rebalancing import rebalanced
 from sqlnb.tokenizer import Tokenizer
 
 
@@ -251,16 +251,16 @@ def train(
         params["class_sizes"] = surveyed or class_sizes(db, batch.labels_query)
     weights = params["class_weight"]
     weighted = class_weighted(batch.labels_query, weights, batch.label_values)
-    named = labels_for(source, labels).name
+    named = labels_for(source, labels)
     counted = batch.survey.weighing(weights) if batch.survey else None
-    check_weighed(db, weighted, named, weights, "train on", counted)
+    check_weighed(db, weighted, named.name, weights, "train on", counted)
     statements = writing(
         db,
         model,
         the_kind,
         params,
         batch.inputs,
-        Labeled.of(weighted),
+        carrying(source, named, Labeled.of(weighted), (weights, select, pruning)),
         (batch.label_type, len(batch.label_values)),
         dialect=dialect,
     )
@@ -328,7 +328,7 @@ def append(
     base = model  # the counts the batch's are added to
     scaled: list[exp.Expr] = []
     if weights == "balanced":  # the old counts and the batch weighed by the union's sizes
-        weights, scaled, base = _rebalanced(db, model, params, batch.labels_query, counts)
+        weights, scaled, base = rebalanced(db, model, params, batch.labels_query, counts)
     # a label the weights do not name weighs 1, new ones included
     named = {k: w for k, w in (weights or {}).items() if k in batch.label_values}
     labeled = Labeled.of(class_weighted(batch.labels_query, named or None, batch.label_values))
@@ -379,56 +379,6 @@ def append(
         drops_calibration=catalog.calibration(db, model),
         command="append",
     )
-
-
-def _rebalanced(
-    db: Database,
-    model: str,
-    params: dict[str, Any],
-    labels: exp.Query,
-    counts: Sequence[ModelTable],
-) -> tuple[dict[str, float], list[exp.Expr], str]:
-    """Appending to a 'balanced' model, whose weights n / (K n_k) depend on every training
-    document's class: the union's weights by label, the statements that copy the model's
-    counts to a scaled model (each class's weighted amounts times its new weight over its
-    old: constant within a class, a weight scales them), and that model's name. The class
-    sizes are updated in ``params``."""
-    old = params.get("class_sizes")
-    labels_of = {int(c["class_id"]): str(c["label"]) for c in catalog.classes(db, model)}
-    if not (
-        isinstance(old, dict)
-        and set(old) == set(labels_of.values())
-        and all(isinstance(n, int) and n > 0 for n in old.values())
-    ):
-        raise SqlnbError(
-            f"model {model!r} weighs its classes 'balanced' but does not record its class "
-            "sizes (an earlier sqlnb trained it): train it again on all its documents"
-        )
-    sizes = dict(old)
-    for label, n in class_sizes(db, labels).items():
-        sizes[label] = sizes.get(label, 0) + n
-    before, after = balanced(old), balanced(sizes)
-    params["class_sizes"] = sizes
-    scaled = model + "\x1fscaled"
-    factor = exp.Case(this=exp.column("class_id"))
-    for class_id, label in sorted(labels_of.items()):
-        factor = factor.when(exp.convert(class_id), templates.number(after[label] / before[label]))
-    statements = catalog.deletes(scaled, counts)
-    for table in counts:
-        weighed = "class_id" in table.columns
-        columns = [
-            exp.Mul(this=exp.column(c), expression=factor.copy()).as_(c)
-            if weighed and c in table.amounts
-            else exp.column(c)
-            for c in table.columns
-        ]
-        rows = (
-            exp.select(exp.convert(scaled).as_("model"), *columns)
-            .from_(table.node())
-            .where(exp.column("model").eq(exp.convert(model)))
-        )
-        statements.append(exp.insert(rows, table.node(), columns=["model", *table.columns]))
-    return after, statements, scaled
 
 
 def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:

@@ -147,10 +147,13 @@ class Labeled:
     """The labeled documents of a training: ``labels`` (doc_id, label, weight), ``classes``
     (label, class_id: the labels numbered in sorted order), and both joined as :attr:`rows`
     (doc_id, label, weight, class_id). Counting by label, then numbering the counts, joins
-    the classes to the counts rather than to every token."""
+    the classes to the counts rather than to every token. ``carried`` (label, weight): the
+    expressions of a docs table's own label and sample weight, which its tokens can carry
+    from their row (:func:`sqlnb.kinds.text.carried`) instead of joining ``labels``."""
 
     labels: exp.Query
     classes: exp.Query
+    carried: tuple[exp.Expr, exp.Expr] | None = None
 
     @classmethod
     def of(cls, labels: exp.Query) -> Labeled:

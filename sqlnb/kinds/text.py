@@ -9,7 +9,7 @@ from sqlglot import exp
 
 from sqlnb import templates
 from sqlnb.errors import SqlnbError
-from sqlnb.inputs import Docs, Tokens
+from sqlnb.inputs import Docs, Labels, Tokens
 from sqlnb.kinds import base, wide
 from sqlnb.kinds.base import Inputs, Kind, Labeled, ModelTable, Name, Params, Ranked, Section
 from sqlnb.kinds.params import (
@@ -144,6 +144,7 @@ class TextTerms(Terms):
 class TextKind(Kind):
     reads = (Tokens, Docs)
     counting = "multinomial/count.sql"  # the statement that counts
+    carrying = "multinomial/count_carried.sql"  # the same, the tokens carrying their label
     scored = "text/tokens.sql"  # the tokens a document is scored by
     binary = False  # whether a word scores once however often it occurs (Bernoulli)
     score = "weights/log_theta.sql"  # a word's score per class
@@ -195,16 +196,22 @@ class TextKind(Kind):
         document = Tfidf.of(params)
         if document is not None:  # the document frequencies first: the transform reads them
             statements, tokens = document.count(model, tokens, labeled.labels)
-        statements.append(
-            templates.render(
+        with_labels = None
+        if labeled.carried is not None and document is None:
+            with_labels = carried(tokens, *labeled.carried)
+        if with_labels is not None:  # no join back to the documents' labels
+            counting = templates.render(
+                self.carrying, model=model, tokens=with_labels, classes=labeled.classes
+            )
+        else:
+            counting = templates.render(
                 self.counting,
                 model=model,
                 tokens=tokens,
                 labels=labeled.labels,
                 classes=labeled.classes,
             )
-        )
-        return statements
+        return [*statements, counting]
 
     def terms(self, params: Params) -> TextTerms:
         """A document's (word, count) bag, as the kind scores it (``scored``), each word's
@@ -299,6 +306,7 @@ class Bernoulli(TextKind):
 
     name = "bernoulli"
     counting = "bernoulli/count.sql"
+    carrying = "bernoulli/count_carried.sql"
     scored = "bernoulli/present.sql"
     binary = True
     score = "weights/presence.sql"
@@ -315,6 +323,44 @@ class Bernoulli(TextKind):
 
     def derive_base(self, model: str) -> exp.Expr:
         return templates.render("bernoulli/base.sql", model=model, absent=wide.absent_sums(model))
+
+
+CARRIED = ("sqlnb_label", "sqlnb_weight")
+
+
+def carrying(source: Any, labels: Labels, labeled: Labeled, others: tuple[Any, ...]) -> Labeled:
+    """``labeled``, whose tokens carry the labels of their rows where they are a docs table's
+    own (``labels`` read from ``source``), neither weighted per class nor filtered by the
+    ``others`` (class weights, a selection, pruning); the classes numbered from the labels
+    alone."""
+    if not isinstance(source, Docs) or labels.table != source.table or any(others):
+        return labeled
+    weight = exp.convert(1) if labels.weight is None else exp.column(labels.weight, quoted=True)
+    label = exp.column(labels.label, quoted=True)
+    named = exp.select(label.copy().as_("label")).from_(source.node())  # its labels, no ids
+    classes = templates.select("input/classes.sql", labels=named.subquery("l"))
+    return replace(labeled, classes=classes, carried=(label, exp.cast(weight, "DOUBLE")))
+
+
+def carried(tokens: exp.Query, label: exp.Expr, weight: exp.Expr) -> exp.Query | None:
+    """The tokens query of a docs table (doc_id, word, count) with two more columns,
+    :data:`CARRIED`: ``label`` and ``weight``, expressions over the docs table's row, taken
+    where the row is read and passed along beside doc_id by every select that passes doc_id
+    on, so that counting needs no join back to the documents' labels (issue 38). None where
+    the query has a shape this does not follow (doc_id computed, grouped by, or not passed)."""
+    out = tokens.copy()
+    for select in list(out.find_all(exp.Select)):
+        ids = [p for p in select.expressions if p.alias_or_name == "doc_id"]
+        if not ids:
+            continue
+        inner = ids[0].unalias()
+        if len(ids) > 1 or not isinstance(inner, exp.Column) or select.args.get("group"):
+            return None
+        for name, value in zip(CARRIED, (label, weight), strict=True):
+            taken = exp.column(name, table=inner.table) if inner.table else value.copy()
+            select.select(exp.alias_(taken, name), append=True, copy=False)
+    names = {p.alias_or_name for p in out.selects} if isinstance(out, exp.Select) else set()
+    return out if set(CARRIED) <= names else None
 
 
 def linear(kind: Kind, model: str, params: Params) -> exp.Expr | None:

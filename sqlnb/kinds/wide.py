@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from sqlnb.kinds.base import Name
 
 TABLE = "sqlnb_scoring"
+PIVOT = "sqlnb_pivot"  # the counts pivoted by word and block, once per derivation
 CREATE = "catalog/create_scoring.sql"
 BLOCK = 8  # classes per row: the table's columns w0 ... w7 (a test checks the two agree)
 SLOTS = range(BLOCK)
@@ -104,6 +105,31 @@ def _by(source: exp.Expr, alias: str, key: str, value: str, prefix: str, n: int)
     ]
 
 
+def _words(pivoted: exp.Expr, totals: exp.Query | None) -> tuple[exp.Select, exp.Select]:
+    """Per word its count over all classes (``total``), and the vocabulary's size and grand
+    total: from the pivoted counts (the sum of a word's columns in its blocks), or from a
+    multi-label model's ``totals`` (word, count), whose documents count under several classes."""
+    if totals is not None:
+        summed: exp.Expr = totals.subquery("w")
+        each: exp.Expr = col("count", "w")
+    else:
+        summed = pivoted
+        each = exp.func("COALESCE", col("c0", "w"), _int(0))
+        for j in SLOTS[1:]:
+            each = exp.Add(this=each, expression=exp.func("COALESCE", col(f"c{j}", "w"), _int(0)))
+    words = (
+        exp.select(exp.Sum(this=each).as_("total"), col("word", "w").as_("word"))
+        .from_(summed.copy(), copy=False)
+        .group_by(col("word", "w"), copy=False)
+    )
+    vocabulary = exp.Count(this=exp.Distinct(expressions=[col("word", "w")]))
+    size = exp.select(
+        exp.cast(vocabulary, DOUBLE).as_("vocabulary"),
+        exp.Sum(this=each.copy()).as_("grand_total"),
+    ).from_(summed.copy(), copy=False)
+    return words, size
+
+
 def derive(
     model: Name,
     families: dict[str, Weight],
@@ -126,14 +152,6 @@ def derive(
             .from_(exp.to_table("sqlnb_word_counts"), copy=False)
             .where(_model(model), copy=False)
         )
-    stored = counts.subquery("k", copy=False)
-    counts = counts.subquery("w")
-    summed = counts if totals is None else totals.subquery("w")
-    words = (  # per word: its count over all classes
-        exp.select(exp.Sum(this=col("count", "w")).as_("total"), col("word", "w").as_("word"))
-        .from_(summed.copy(), copy=False)
-        .group_by(col("word", "w"), copy=False)
-    )
     block = block_of(col("class_id", "w"))
     pivot = (  # per word and block with a count: column c<j> the count of class base + j
         exp.select(
@@ -146,47 +164,41 @@ def derive(
                 for j in SLOTS
             ),
         )
-        .from_(counts, copy=False)
+        .from_(counts.subquery("w"), copy=False)
         .group_by(col("word", "w"), block.copy(), copy=False)
     )
-    per_class = (  # per class: its block, its slot in the block, its documents, its count
+    pivoted = exp.alias_(exp.to_table(PIVOT), "w", table=True)
+    words, size = _words(pivoted, totals)
+    per_block = (  # per block: each class's summed count, from the pivot (no second read)
+        exp.select(
+            col("base", "w").as_("base"),
+            *(exp.Sum(this=col(f"c{j}", "w")).as_(f"t{j}") for j in SLOTS),
+        )
+        .from_(pivoted.copy(), copy=False)
+        .group_by(col("base", "w"), copy=False)
+        .subquery("k", copy=False)
+    )
+    per_class = (  # per class: its block, its slot in the block, its documents
         exp.select(
             block_of(col("class_id", "c")).as_("base"),
             _slot(col("class_id", "c")).as_("slot"),
             col("n_docs", "c").as_("n_docs"),
-            exp.Sum(this=col("count", "k")).as_("total"),
         )
         .from_(exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True), copy=False)
-        .join(
-            stored,
-            join_type="LEFT",
-            on=col("class_id", "k").eq(col("class_id", "c")),
-            copy=False,
-        )
         .where(_model(model, "c"), copy=False)
-        .group_by(col("class_id", "c"), col("n_docs", "c"), copy=False)
         .subquery("g", copy=False)
-    )
-    size = (
-        exp.select(
-            exp.cast(exp.Count(this=exp.Distinct(expressions=[col("word")])), DOUBLE).as_(
-                "vocabulary"
-            ),
-            exp.Sum(this=col("count")).as_("grand_total"),
-        )
-        .from_(summed.copy(), copy=False)
-        .subquery("z", copy=False)
     )
     blocks = exp.select(
         col("base", "g").as_("base"),
-        *_by(per_class, "g", "slot", "total", "t", BLOCK),
+        *(exp.Max(this=col(f"t{j}", "k")).as_(f"t{j}") for j in SLOTS),
         *_by(per_class, "g", "slot", "n_docs", "n", BLOCK),
         exp.Max(this=col("vocabulary", "z")).as_("vocabulary"),
         exp.Max(this=col("grand_total", "z")).as_("grand_total"),
     )
     blocks = (
         blocks.from_(per_class, copy=False)
-        .join(size, join_type="CROSS", copy=False)
+        .join(per_block, join_type="LEFT", on=col("base", "k").eq(col("base", "g")), copy=False)
+        .join(size.subquery("z", copy=False), join_type="CROSS", copy=False)
         .group_by(col("base", "g"), copy=False)
     )
     hoisted: list[exp.Expr] = []
@@ -220,7 +232,7 @@ def derive(
                 copy=False,
             )
             .join(
-                pivot.subquery("q"),
+                exp.alias_(exp.to_table(PIVOT), "q", table=True),
                 join_type="LEFT",
                 on=exp.and_(
                     col("word", "q").eq(col("word", "p")), col("base", "q").eq(col("base", "s"))
@@ -232,7 +244,8 @@ def derive(
     for other in selects[1:]:
         rows = exp.union(rows, other, distinct=False)
     stats = exp.select(exp.Star(), *hoisted).from_(blocks.subquery("s"), copy=False)
-    query = exp.select("*").from_(rows.subquery("r")).with_("sqlnb_blocks", as_=stats, copy=False)
+    query = exp.select("*").from_(rows.subquery("r")).with_(PIVOT, as_=pivot, copy=False)
+    query = query.with_("sqlnb_blocks", as_=stats, copy=False)
     return exp.insert(query, templates.table(TABLE), columns=["model", *COLUMNS])
 
 

@@ -30,11 +30,9 @@ FROM (
       SELECT DISTINCT
         x.label AS label
       FROM (
-        SELECT DISTINCT
-          "id" AS doc_id,
-          "label" AS label,
-          CAST(1 AS DOUBLE) AS weight
-        FROM "emails" AS s
+        SELECT
+          "label" AS label
+        FROM "emails"
       ) AS x
     ) AS v
   ) AS c

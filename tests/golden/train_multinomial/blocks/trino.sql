@@ -11,14 +11,14 @@
   FROM (
     SELECT
       g.base AS base,
-      SUM(CASE WHEN g.slot = 0 THEN g.total END) AS t0,
-      SUM(CASE WHEN g.slot = 1 THEN g.total END) AS t1,
-      SUM(CASE WHEN g.slot = 2 THEN g.total END) AS t2,
-      SUM(CASE WHEN g.slot = 3 THEN g.total END) AS t3,
-      SUM(CASE WHEN g.slot = 4 THEN g.total END) AS t4,
-      SUM(CASE WHEN g.slot = 5 THEN g.total END) AS t5,
-      SUM(CASE WHEN g.slot = 6 THEN g.total END) AS t6,
-      SUM(CASE WHEN g.slot = 7 THEN g.total END) AS t7,
+      MAX(k.t0) AS t0,
+      MAX(k.t1) AS t1,
+      MAX(k.t2) AS t2,
+      MAX(k.t3) AS t3,
+      MAX(k.t4) AS t4,
+      MAX(k.t5) AS t5,
+      MAX(k.t6) AS t6,
+      MAX(k.t7) AS t7,
       SUM(CASE WHEN g.slot = 0 THEN g.n_docs END) AS n0,
       SUM(CASE WHEN g.slot = 1 THEN g.n_docs END) AS n1,
       SUM(CASE WHEN g.slot = 2 THEN g.n_docs END) AS n2,
@@ -33,38 +33,34 @@
       SELECT
         c.class_id - c.class_id % 8 AS base,
         c.class_id % 8 AS slot,
-        c.n_docs AS n_docs,
-        SUM(k.count) AS total
+        c.n_docs AS n_docs
       FROM sqlnb_classes AS c
-      LEFT JOIN (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'spam'
-      ) AS k
-        ON k.class_id = c.class_id
       WHERE
         c.model = 'spam'
-      GROUP BY
-        c.class_id,
-        c.n_docs
     ) AS g
+    LEFT JOIN (
+      SELECT
+        w.base AS base,
+        SUM(w.c0) AS t0,
+        SUM(w.c1) AS t1,
+        SUM(w.c2) AS t2,
+        SUM(w.c3) AS t3,
+        SUM(w.c4) AS t4,
+        SUM(w.c5) AS t5,
+        SUM(w.c6) AS t6,
+        SUM(w.c7) AS t7
+      FROM sqlnb_pivot AS w
+      GROUP BY
+        w.base
+    ) AS k
+      ON k.base = g.base
     CROSS JOIN (
       SELECT
-        CAST(COUNT(DISTINCT word) AS DOUBLE) AS vocabulary,
-        SUM(count) AS grand_total
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'spam'
-      ) AS w
+        CAST(COUNT(DISTINCT w.word) AS DOUBLE) AS vocabulary,
+        SUM(
+          COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+        ) AS grand_total
+      FROM sqlnb_pivot AS w
     ) AS z
     GROUP BY
       g.base
