@@ -38,9 +38,10 @@ def _statements(db: Database) -> list[str]:
 
 
 def _rows(db: Database, table: str, model: str = "m") -> list[tuple]:
-    query = exp.select("*").from_(table).where(exp.column("model").eq(exp.convert(model)))
+    names = [c for c in db.columns(exp.to_table(table)) if c != "model"]  # (Spark's is last)
+    query = exp.select(*names).from_(table).where(exp.column("model").eq(exp.convert(model)))
     found = db.fetch(query)
-    return sorted((tuple(round(v, 9) if isinstance(v, float) else v for v in r[1:]) for r in found),
+    return sorted((tuple(round(v, 9) if isinstance(v, float) else v for v in r) for r in found),
                   key=str)  # fmt: skip
 
 
