@@ -1,4 +1,6 @@
-WITH sqlnb_blocks AS (
+WITH sqlnb_pivot AS (
+@pivot
+), sqlnb_blocks AS (
 @blocks
 )
 INSERT INTO `sqlnb_scoring` (
@@ -87,62 +89,16 @@ FROM (
     END AS w7
   FROM (
     SELECT
-      SUM(w.count) AS total,
+      SUM(
+        COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+      ) AS total,
       w.word AS word
-    FROM (
-      SELECT
-        class_id,
-        word,
-        count
-      FROM sqlnb_word_counts
-      WHERE
-        model = 'spam'
-    ) AS w
+    FROM sqlnb_pivot AS w
     GROUP BY
       w.word
   ) AS p
   CROSS JOIN sqlnb_blocks AS s
-  LEFT JOIN (
-    SELECT
-      w.word AS word,
-      w.class_id - w.class_id % 8 AS base,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 0 THEN w.count END) AS c0,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 1 THEN w.count END) AS c1,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 2 THEN w.count END) AS c2,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 3 THEN w.count END) AS c3,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 4 THEN w.count END) AS c4,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 5 THEN w.count END) AS c5,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 6 THEN w.count END) AS c6,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 7 THEN w.count END) AS c7
-    FROM (
-      SELECT
-        class_id,
-        word,
-        count
-      FROM sqlnb_word_counts
-      WHERE
-        model = 'spam'
-    ) AS w
-    GROUP BY
-      w.word,
-      w.class_id - w.class_id % 8
-  ) AS q
+  LEFT JOIN sqlnb_pivot AS q
     ON q.word = p.word AND q.base = s.base
   UNION ALL
   SELECT
@@ -215,61 +171,15 @@ FROM (
     END AS w7
   FROM (
     SELECT
-      SUM(w.count) AS total,
+      SUM(
+        COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+      ) AS total,
       w.word AS word
-    FROM (
-      SELECT
-        class_id,
-        word,
-        count
-      FROM sqlnb_word_counts
-      WHERE
-        model = 'spam'
-    ) AS w
+    FROM sqlnb_pivot AS w
     GROUP BY
       w.word
   ) AS p
   CROSS JOIN sqlnb_blocks AS s
-  LEFT JOIN (
-    SELECT
-      w.word AS word,
-      w.class_id - w.class_id % 8 AS base,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 0 THEN w.count END) AS c0,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 1 THEN w.count END) AS c1,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 2 THEN w.count END) AS c2,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 3 THEN w.count END) AS c3,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 4 THEN w.count END) AS c4,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 5 THEN w.count END) AS c5,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 6 THEN w.count END) AS c6,
-      SUM(CASE WHEN (
-        w.class_id % 8
-      ) = 7 THEN w.count END) AS c7
-    FROM (
-      SELECT
-        class_id,
-        word,
-        count
-      FROM sqlnb_word_counts
-      WHERE
-        model = 'spam'
-    ) AS w
-    GROUP BY
-      w.word,
-      w.class_id - w.class_id % 8
-  ) AS q
+  LEFT JOIN sqlnb_pivot AS q
     ON q.word = p.word AND q.base = s.base
 ) AS r;
