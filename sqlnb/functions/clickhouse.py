@@ -209,9 +209,9 @@ groupArrayIf((k, x), c))) FROM t'
         raise SqlnbError("ClickHouse's lookup row: LIST(... ORDER BY ... DESC) is not written")
     n = len(order.expressions)
     rows = exp.Tuple(expressions=[*(o.this for o in order.expressions), order.this])
+    gathered_args: list[exp.Expr] = [rows] if where is None else [rows, where]
     gathered = exp.Anonymous(
-        this="groupArray" if where is None else "groupArrayIf",
-        expressions=[rows] if where is None else [rows, where],
+        this="groupArray" if where is None else "groupArrayIf", expressions=gathered_args
     )
     pair = exp.to_identifier("pair")
     part = [
