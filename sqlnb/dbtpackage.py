@@ -228,8 +228,14 @@ def _general(kind_name: str) -> Entry:
 
 
 def _predict_tree(
-    db: Database, kind_name: str, proba: bool, leading: list[tuple[str, exp.Query]]
+    db: Database,
+    kind_name: str,
+    proba: bool,
+    leading: list[tuple[str, exp.Query]],
+    dialect: str | None = None,
 ) -> exp.Select:
+    """The prediction of a kind, built for the adapter's engine ``dialect`` (its form of the
+    posterior: one GROUP BY over lists where the engine has them, windows elsewhere)."""
     return prediction(
         db,
         _general(kind_name),
@@ -239,6 +245,7 @@ def _predict_tree(
         check=False,
         calibrate=False,
         leading=leading,
+        dialect=dialect,
     )
 
 
@@ -319,7 +326,7 @@ def _predict(db: Database, dialect: str, proba: bool, parts: list[ModelTable]) -
     groups: dict[str, list[str]] = {}
     trees: dict[str, exp.Select] = {}
     for the_kind in TEXT_KINDS:
-        tree = _predict_tree(db, the_kind.name, proba, _as_model(parts))
+        tree = _predict_tree(db, the_kind.name, proba, _as_model(parts), dialect)
         key = tree.sql("duckdb")
         groups.setdefault(key, []).append(the_kind.name)
         trees[key] = tree

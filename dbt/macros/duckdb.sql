@@ -1503,7 +1503,47 @@ WITH sqlnb_summed AS (
       c.model = 'sqlnb'
   ) AS w
 ), sqlnb_scoring(model, word, base, w0, w1, w2, w3, w4, w5, w6, w7) AS (
-  WITH sqlnb_blocks AS (
+  WITH sqlnb_pivot AS (
+    SELECT
+      w.word AS word,
+      w.class_id - w.class_id % 8 AS base,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 0 THEN w.count END) AS c0,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 1 THEN w.count END) AS c1,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 2 THEN w.count END) AS c2,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 3 THEN w.count END) AS c3,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 4 THEN w.count END) AS c4,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 5 THEN w.count END) AS c5,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 6 THEN w.count END) AS c6,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 7 THEN w.count END) AS c7
+    FROM (
+      SELECT
+        class_id,
+        word,
+        count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'sqlnb'
+    ) AS w
+    GROUP BY
+      w.word,
+      w.class_id - w.class_id % 8
+  ), sqlnb_blocks AS (
     SELECT
       *,
       LN(COALESCE(s.t0, 0) + CAST({{ alpha }} AS DOUBLE) * s.vocabulary) AS h0,
@@ -1517,14 +1557,14 @@ WITH sqlnb_summed AS (
     FROM (
       SELECT
         g.base AS base,
-        SUM(CASE WHEN g.slot = 0 THEN g.total END) AS t0,
-        SUM(CASE WHEN g.slot = 1 THEN g.total END) AS t1,
-        SUM(CASE WHEN g.slot = 2 THEN g.total END) AS t2,
-        SUM(CASE WHEN g.slot = 3 THEN g.total END) AS t3,
-        SUM(CASE WHEN g.slot = 4 THEN g.total END) AS t4,
-        SUM(CASE WHEN g.slot = 5 THEN g.total END) AS t5,
-        SUM(CASE WHEN g.slot = 6 THEN g.total END) AS t6,
-        SUM(CASE WHEN g.slot = 7 THEN g.total END) AS t7,
+        MAX(k.t0) AS t0,
+        MAX(k.t1) AS t1,
+        MAX(k.t2) AS t2,
+        MAX(k.t3) AS t3,
+        MAX(k.t4) AS t4,
+        MAX(k.t5) AS t5,
+        MAX(k.t6) AS t6,
+        MAX(k.t7) AS t7,
         SUM(CASE WHEN g.slot = 0 THEN g.n_docs END) AS n0,
         SUM(CASE WHEN g.slot = 1 THEN g.n_docs END) AS n1,
         SUM(CASE WHEN g.slot = 2 THEN g.n_docs END) AS n2,
@@ -1539,38 +1579,34 @@ WITH sqlnb_summed AS (
         SELECT
           c.class_id - c.class_id % 8 AS base,
           c.class_id % 8 AS slot,
-          c.n_docs AS n_docs,
-          SUM(k.count) AS total
+          c.n_docs AS n_docs
         FROM sqlnb_classes AS c
-        LEFT JOIN (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS k
-          ON k.class_id = c.class_id
         WHERE
           c.model = 'sqlnb'
-        GROUP BY
-          c.class_id,
-          c.n_docs
       ) AS g
+      LEFT JOIN (
+        SELECT
+          w.base AS base,
+          SUM(w.c0) AS t0,
+          SUM(w.c1) AS t1,
+          SUM(w.c2) AS t2,
+          SUM(w.c3) AS t3,
+          SUM(w.c4) AS t4,
+          SUM(w.c5) AS t5,
+          SUM(w.c6) AS t6,
+          SUM(w.c7) AS t7
+        FROM sqlnb_pivot AS w
+        GROUP BY
+          w.base
+      ) AS k
+        ON k.base = g.base
       CROSS JOIN (
         SELECT
-          CAST(COUNT(DISTINCT word) AS DOUBLE) AS vocabulary,
-          SUM(count) AS grand_total
-        FROM (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS w
+          CAST(COUNT(DISTINCT w.word) AS DOUBLE) AS vocabulary,
+          SUM(
+            COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+          ) AS grand_total
+        FROM sqlnb_pivot AS w
       ) AS z
       GROUP BY
         g.base
@@ -1649,62 +1685,16 @@ WITH sqlnb_summed AS (
       END AS w7
     FROM (
       SELECT
-        SUM(w.count) AS total,
+        SUM(
+          COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+        ) AS total,
         w.word AS word
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
+      FROM sqlnb_pivot AS w
       GROUP BY
         w.word
     ) AS p
     CROSS JOIN sqlnb_blocks AS s
-    LEFT JOIN (
-      SELECT
-        w.word AS word,
-        w.class_id - w.class_id % 8 AS base,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 0 THEN w.count END) AS c0,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 1 THEN w.count END) AS c1,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 2 THEN w.count END) AS c2,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 3 THEN w.count END) AS c3,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 4 THEN w.count END) AS c4,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 5 THEN w.count END) AS c5,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 6 THEN w.count END) AS c6,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 7 THEN w.count END) AS c7
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
-      GROUP BY
-        w.word,
-        w.class_id - w.class_id % 8
-    ) AS q
+    LEFT JOIN sqlnb_pivot AS q
       ON q.word = p.word AND q.base = s.base
   ) AS r
 ), sqlnb_base(model, class_id, score, n_zero, presence) AS (
@@ -1871,7 +1861,47 @@ WITH sqlnb_summed AS (
       c.model = 'sqlnb'
   ) AS w
 ), sqlnb_scoring(model, word, base, w0, w1, w2, w3, w4, w5, w6, w7) AS (
-  WITH sqlnb_blocks AS (
+  WITH sqlnb_pivot AS (
+    SELECT
+      w.word AS word,
+      w.class_id - w.class_id % 8 AS base,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 0 THEN w.count END) AS c0,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 1 THEN w.count END) AS c1,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 2 THEN w.count END) AS c2,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 3 THEN w.count END) AS c3,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 4 THEN w.count END) AS c4,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 5 THEN w.count END) AS c5,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 6 THEN w.count END) AS c6,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 7 THEN w.count END) AS c7
+    FROM (
+      SELECT
+        class_id,
+        word,
+        count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'sqlnb'
+    ) AS w
+    GROUP BY
+      w.word,
+      w.class_id - w.class_id % 8
+  ), sqlnb_blocks AS (
     SELECT
       *,
       LN(s.n0 + CAST({{ alpha }} AS DOUBLE) + CAST({{ alpha }} AS DOUBLE)) AS h0,
@@ -1893,14 +1923,14 @@ WITH sqlnb_summed AS (
     FROM (
       SELECT
         g.base AS base,
-        SUM(CASE WHEN g.slot = 0 THEN g.total END) AS t0,
-        SUM(CASE WHEN g.slot = 1 THEN g.total END) AS t1,
-        SUM(CASE WHEN g.slot = 2 THEN g.total END) AS t2,
-        SUM(CASE WHEN g.slot = 3 THEN g.total END) AS t3,
-        SUM(CASE WHEN g.slot = 4 THEN g.total END) AS t4,
-        SUM(CASE WHEN g.slot = 5 THEN g.total END) AS t5,
-        SUM(CASE WHEN g.slot = 6 THEN g.total END) AS t6,
-        SUM(CASE WHEN g.slot = 7 THEN g.total END) AS t7,
+        MAX(k.t0) AS t0,
+        MAX(k.t1) AS t1,
+        MAX(k.t2) AS t2,
+        MAX(k.t3) AS t3,
+        MAX(k.t4) AS t4,
+        MAX(k.t5) AS t5,
+        MAX(k.t6) AS t6,
+        MAX(k.t7) AS t7,
         SUM(CASE WHEN g.slot = 0 THEN g.n_docs END) AS n0,
         SUM(CASE WHEN g.slot = 1 THEN g.n_docs END) AS n1,
         SUM(CASE WHEN g.slot = 2 THEN g.n_docs END) AS n2,
@@ -1915,38 +1945,34 @@ WITH sqlnb_summed AS (
         SELECT
           c.class_id - c.class_id % 8 AS base,
           c.class_id % 8 AS slot,
-          c.n_docs AS n_docs,
-          SUM(k.count) AS total
+          c.n_docs AS n_docs
         FROM sqlnb_classes AS c
-        LEFT JOIN (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS k
-          ON k.class_id = c.class_id
         WHERE
           c.model = 'sqlnb'
-        GROUP BY
-          c.class_id,
-          c.n_docs
       ) AS g
+      LEFT JOIN (
+        SELECT
+          w.base AS base,
+          SUM(w.c0) AS t0,
+          SUM(w.c1) AS t1,
+          SUM(w.c2) AS t2,
+          SUM(w.c3) AS t3,
+          SUM(w.c4) AS t4,
+          SUM(w.c5) AS t5,
+          SUM(w.c6) AS t6,
+          SUM(w.c7) AS t7
+        FROM sqlnb_pivot AS w
+        GROUP BY
+          w.base
+      ) AS k
+        ON k.base = g.base
       CROSS JOIN (
         SELECT
-          CAST(COUNT(DISTINCT word) AS DOUBLE) AS vocabulary,
-          SUM(count) AS grand_total
-        FROM (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS w
+          CAST(COUNT(DISTINCT w.word) AS DOUBLE) AS vocabulary,
+          SUM(
+            COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+          ) AS grand_total
+        FROM sqlnb_pivot AS w
       ) AS z
       GROUP BY
         g.base
@@ -2025,62 +2051,16 @@ WITH sqlnb_summed AS (
       END AS w7
     FROM (
       SELECT
-        SUM(w.count) AS total,
+        SUM(
+          COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+        ) AS total,
         w.word AS word
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
+      FROM sqlnb_pivot AS w
       GROUP BY
         w.word
     ) AS p
     CROSS JOIN sqlnb_blocks AS s
-    LEFT JOIN (
-      SELECT
-        w.word AS word,
-        w.class_id - w.class_id % 8 AS base,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 0 THEN w.count END) AS c0,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 1 THEN w.count END) AS c1,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 2 THEN w.count END) AS c2,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 3 THEN w.count END) AS c3,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 4 THEN w.count END) AS c4,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 5 THEN w.count END) AS c5,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 6 THEN w.count END) AS c6,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 7 THEN w.count END) AS c7
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
-      GROUP BY
-        w.word,
-        w.class_id - w.class_id % 8
-    ) AS q
+    LEFT JOIN sqlnb_pivot AS q
       ON q.word = p.word AND q.base = s.base
     UNION ALL
     SELECT
@@ -2153,62 +2133,16 @@ WITH sqlnb_summed AS (
       END AS w7
     FROM (
       SELECT
-        SUM(w.count) AS total,
+        SUM(
+          COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+        ) AS total,
         w.word AS word
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
+      FROM sqlnb_pivot AS w
       GROUP BY
         w.word
     ) AS p
     CROSS JOIN sqlnb_blocks AS s
-    LEFT JOIN (
-      SELECT
-        w.word AS word,
-        w.class_id - w.class_id % 8 AS base,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 0 THEN w.count END) AS c0,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 1 THEN w.count END) AS c1,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 2 THEN w.count END) AS c2,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 3 THEN w.count END) AS c3,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 4 THEN w.count END) AS c4,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 5 THEN w.count END) AS c5,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 6 THEN w.count END) AS c6,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 7 THEN w.count END) AS c7
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
-      GROUP BY
-        w.word,
-        w.class_id - w.class_id % 8
-    ) AS q
+    LEFT JOIN sqlnb_pivot AS q
       ON q.word = p.word AND q.base = s.base
   ) AS r
 ), sqlnb_base(model, class_id, score, n_zero, presence) AS (
@@ -2473,7 +2407,47 @@ WITH sqlnb_summed AS (
       c.model = 'sqlnb'
   ) AS w
 ), sqlnb_scoring(model, word, base, w0, w1, w2, w3, w4, w5, w6, w7) AS (
-  WITH sqlnb_blocks AS (
+  WITH sqlnb_pivot AS (
+    SELECT
+      w.word AS word,
+      w.class_id - w.class_id % 8 AS base,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 0 THEN w.count END) AS c0,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 1 THEN w.count END) AS c1,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 2 THEN w.count END) AS c2,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 3 THEN w.count END) AS c3,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 4 THEN w.count END) AS c4,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 5 THEN w.count END) AS c5,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 6 THEN w.count END) AS c6,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 7 THEN w.count END) AS c7
+    FROM (
+      SELECT
+        class_id,
+        word,
+        count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'sqlnb'
+    ) AS w
+    GROUP BY
+      w.word,
+      w.class_id - w.class_id % 8
+  ), sqlnb_blocks AS (
     SELECT
       *,
       LN(s.grand_total + CAST({{ alpha }} AS DOUBLE) * s.vocabulary - COALESCE(s.t0, 0)) AS h0,
@@ -2503,14 +2477,14 @@ WITH sqlnb_summed AS (
     FROM (
       SELECT
         g.base AS base,
-        SUM(CASE WHEN g.slot = 0 THEN g.total END) AS t0,
-        SUM(CASE WHEN g.slot = 1 THEN g.total END) AS t1,
-        SUM(CASE WHEN g.slot = 2 THEN g.total END) AS t2,
-        SUM(CASE WHEN g.slot = 3 THEN g.total END) AS t3,
-        SUM(CASE WHEN g.slot = 4 THEN g.total END) AS t4,
-        SUM(CASE WHEN g.slot = 5 THEN g.total END) AS t5,
-        SUM(CASE WHEN g.slot = 6 THEN g.total END) AS t6,
-        SUM(CASE WHEN g.slot = 7 THEN g.total END) AS t7,
+        MAX(k.t0) AS t0,
+        MAX(k.t1) AS t1,
+        MAX(k.t2) AS t2,
+        MAX(k.t3) AS t3,
+        MAX(k.t4) AS t4,
+        MAX(k.t5) AS t5,
+        MAX(k.t6) AS t6,
+        MAX(k.t7) AS t7,
         SUM(CASE WHEN g.slot = 0 THEN g.n_docs END) AS n0,
         SUM(CASE WHEN g.slot = 1 THEN g.n_docs END) AS n1,
         SUM(CASE WHEN g.slot = 2 THEN g.n_docs END) AS n2,
@@ -2525,38 +2499,34 @@ WITH sqlnb_summed AS (
         SELECT
           c.class_id - c.class_id % 8 AS base,
           c.class_id % 8 AS slot,
-          c.n_docs AS n_docs,
-          SUM(k.count) AS total
+          c.n_docs AS n_docs
         FROM sqlnb_classes AS c
-        LEFT JOIN (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS k
-          ON k.class_id = c.class_id
         WHERE
           c.model = 'sqlnb'
-        GROUP BY
-          c.class_id,
-          c.n_docs
       ) AS g
+      LEFT JOIN (
+        SELECT
+          w.base AS base,
+          SUM(w.c0) AS t0,
+          SUM(w.c1) AS t1,
+          SUM(w.c2) AS t2,
+          SUM(w.c3) AS t3,
+          SUM(w.c4) AS t4,
+          SUM(w.c5) AS t5,
+          SUM(w.c6) AS t6,
+          SUM(w.c7) AS t7
+        FROM sqlnb_pivot AS w
+        GROUP BY
+          w.base
+      ) AS k
+        ON k.base = g.base
       CROSS JOIN (
         SELECT
-          CAST(COUNT(DISTINCT word) AS DOUBLE) AS vocabulary,
-          SUM(count) AS grand_total
-        FROM (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS w
+          CAST(COUNT(DISTINCT w.word) AS DOUBLE) AS vocabulary,
+          SUM(
+            COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+          ) AS grand_total
+        FROM sqlnb_pivot AS w
       ) AS z
       GROUP BY
         g.base
@@ -2651,62 +2621,16 @@ WITH sqlnb_summed AS (
       END AS w7
     FROM (
       SELECT
-        SUM(w.count) AS total,
+        SUM(
+          COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+        ) AS total,
         w.word AS word
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
+      FROM sqlnb_pivot AS w
       GROUP BY
         w.word
     ) AS p
     CROSS JOIN sqlnb_blocks AS s
-    LEFT JOIN (
-      SELECT
-        w.word AS word,
-        w.class_id - w.class_id % 8 AS base,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 0 THEN w.count END) AS c0,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 1 THEN w.count END) AS c1,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 2 THEN w.count END) AS c2,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 3 THEN w.count END) AS c3,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 4 THEN w.count END) AS c4,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 5 THEN w.count END) AS c5,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 6 THEN w.count END) AS c6,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 7 THEN w.count END) AS c7
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
-      GROUP BY
-        w.word,
-        w.class_id - w.class_id % 8
-    ) AS q
+    LEFT JOIN sqlnb_pivot AS q
       ON q.word = p.word AND q.base = s.base
   ) AS r
 ), sqlnb_base(model, class_id, score, n_zero, presence) AS (
@@ -3549,47 +3473,51 @@ FROM (
     ) AS j
   ), sqlnb_posterior AS (
     SELECT
-      b.doc_id AS doc_id,
-      b.class_id AS class_id,
-      b.jll AS jll,
-      b.jll - (
-        b.top + LN(CASE WHEN b.total > 0 THEN b.total END)
-      ) AS log_proba,
+      t.doc_id AS doc_id,
+      t.class_id AS class_id,
       CASE
-        WHEN b.top IS NULL
+        WHEN t.top IS NULL
         THEN NULL
-        WHEN b.jll IS NULL
+        WHEN t.top IS NULL
         THEN CAST(0 AS DOUBLE)
-        WHEN b.jll - (
-          b.top + LN(b.total)
+        WHEN t.top - (
+          t.top + LN(t.total)
         ) < -700
         THEN CAST(0 AS DOUBLE)
-        ELSE EXP(b.jll - (
-          b.top + LN(b.total)
+        ELSE EXP(t.top - (
+          t.top + LN(t.total)
         ))
       END AS proba,
-      ROW_NUMBER() OVER (
-        PARTITION BY b.doc_id
-        ORDER BY CASE WHEN b.jll IS NULL THEN 1 ELSE 0 END, b.jll DESC, b.class_id
-      ) AS rn
+      1 AS rn
     FROM (
       SELECT
-        a.doc_id AS doc_id,
-        a.class_id AS class_id,
-        a.jll AS jll,
-        a.top AS top,
-        SUM(
-          CASE WHEN a.jll IS NULL OR a.jll - a.top < -700 THEN 0 ELSE EXP(a.jll - a.top) END
-        ) OVER (PARTITION BY a.doc_id) AS total
+        d.doc_id AS doc_id,
+        d.class_id AS class_id,
+        d.top AS top,
+        LIST_SUM(
+          LIST_TRANSFORM(
+            d.jlls,
+            LAMBDA v : CASE WHEN v IS NULL OR v - d.top < -700 THEN 0 ELSE EXP(v - d.top) END
+          )
+        ) AS total
       FROM (
         SELECT
           j.doc_id AS doc_id,
-          j.class_id AS class_id,
-          j.jll AS jll,
-          MAX(j.jll) OVER (PARTITION BY j.doc_id) AS top
+          MAX(j.jll) AS top,
+          ARRAY_AGG(j.jll) AS jlls,
+          ARG_MIN(
+            j.class_id,
+            (
+              CASE WHEN j.jll IS NULL THEN 1 ELSE 0 END,
+              -COALESCE(j.jll, CAST(0 AS DOUBLE)),
+              j.class_id
+            )
+          ) AS class_id
         FROM sqlnb_jll AS j
-      ) AS a
-    ) AS b
+        GROUP BY
+          j.doc_id
+      ) AS d
+    ) AS t
   )
   SELECT
     p.doc_id AS doc_id,
@@ -3816,47 +3744,51 @@ FROM (
     ) AS j
   ), sqlnb_posterior AS (
     SELECT
-      b.doc_id AS doc_id,
-      b.class_id AS class_id,
-      b.jll AS jll,
-      b.jll - (
-        b.top + LN(CASE WHEN b.total > 0 THEN b.total END)
-      ) AS log_proba,
+      t.doc_id AS doc_id,
+      t.class_id AS class_id,
       CASE
-        WHEN b.top IS NULL
+        WHEN t.top IS NULL
         THEN NULL
-        WHEN b.jll IS NULL
+        WHEN t.top IS NULL
         THEN CAST(0 AS DOUBLE)
-        WHEN b.jll - (
-          b.top + LN(b.total)
+        WHEN t.top - (
+          t.top + LN(t.total)
         ) < -700
         THEN CAST(0 AS DOUBLE)
-        ELSE EXP(b.jll - (
-          b.top + LN(b.total)
+        ELSE EXP(t.top - (
+          t.top + LN(t.total)
         ))
       END AS proba,
-      ROW_NUMBER() OVER (
-        PARTITION BY b.doc_id
-        ORDER BY CASE WHEN b.jll IS NULL THEN 1 ELSE 0 END, b.jll DESC, b.class_id
-      ) AS rn
+      1 AS rn
     FROM (
       SELECT
-        a.doc_id AS doc_id,
-        a.class_id AS class_id,
-        a.jll AS jll,
-        a.top AS top,
-        SUM(
-          CASE WHEN a.jll IS NULL OR a.jll - a.top < -700 THEN 0 ELSE EXP(a.jll - a.top) END
-        ) OVER (PARTITION BY a.doc_id) AS total
+        d.doc_id AS doc_id,
+        d.class_id AS class_id,
+        d.top AS top,
+        LIST_SUM(
+          LIST_TRANSFORM(
+            d.jlls,
+            LAMBDA v : CASE WHEN v IS NULL OR v - d.top < -700 THEN 0 ELSE EXP(v - d.top) END
+          )
+        ) AS total
       FROM (
         SELECT
           j.doc_id AS doc_id,
-          j.class_id AS class_id,
-          j.jll AS jll,
-          MAX(j.jll) OVER (PARTITION BY j.doc_id) AS top
+          MAX(j.jll) AS top,
+          ARRAY_AGG(j.jll) AS jlls,
+          ARG_MIN(
+            j.class_id,
+            (
+              CASE WHEN j.jll IS NULL THEN 1 ELSE 0 END,
+              -COALESCE(j.jll, CAST(0 AS DOUBLE)),
+              j.class_id
+            )
+          ) AS class_id
         FROM sqlnb_jll AS j
-      ) AS a
-    ) AS b
+        GROUP BY
+          j.doc_id
+      ) AS d
+    ) AS t
   )
   SELECT
     p.doc_id AS doc_id,

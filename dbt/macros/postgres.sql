@@ -1474,7 +1474,47 @@ WITH sqlnb_summed AS (
       c.model = 'sqlnb'
   ) AS w
 ), sqlnb_scoring(model, word, base, w0, w1, w2, w3, w4, w5, w6, w7) AS (
-  WITH sqlnb_blocks AS (
+  WITH sqlnb_pivot AS (
+    SELECT
+      w.word AS word,
+      w.class_id - w.class_id % 8 AS base,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 0 THEN w.count END) AS c0,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 1 THEN w.count END) AS c1,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 2 THEN w.count END) AS c2,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 3 THEN w.count END) AS c3,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 4 THEN w.count END) AS c4,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 5 THEN w.count END) AS c5,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 6 THEN w.count END) AS c6,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 7 THEN w.count END) AS c7
+    FROM (
+      SELECT
+        class_id,
+        word,
+        count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'sqlnb'
+    ) AS w
+    GROUP BY
+      w.word,
+      w.class_id - w.class_id % 8
+  ), sqlnb_blocks AS (
     SELECT
       *,
       LN(COALESCE(s.t0, 0) + CAST({{ alpha }} AS DOUBLE PRECISION) * s.vocabulary) AS h0,
@@ -1488,14 +1528,14 @@ WITH sqlnb_summed AS (
     FROM (
       SELECT
         g.base AS base,
-        SUM(CASE WHEN g.slot = 0 THEN g.total END) AS t0,
-        SUM(CASE WHEN g.slot = 1 THEN g.total END) AS t1,
-        SUM(CASE WHEN g.slot = 2 THEN g.total END) AS t2,
-        SUM(CASE WHEN g.slot = 3 THEN g.total END) AS t3,
-        SUM(CASE WHEN g.slot = 4 THEN g.total END) AS t4,
-        SUM(CASE WHEN g.slot = 5 THEN g.total END) AS t5,
-        SUM(CASE WHEN g.slot = 6 THEN g.total END) AS t6,
-        SUM(CASE WHEN g.slot = 7 THEN g.total END) AS t7,
+        MAX(k.t0) AS t0,
+        MAX(k.t1) AS t1,
+        MAX(k.t2) AS t2,
+        MAX(k.t3) AS t3,
+        MAX(k.t4) AS t4,
+        MAX(k.t5) AS t5,
+        MAX(k.t6) AS t6,
+        MAX(k.t7) AS t7,
         SUM(CASE WHEN g.slot = 0 THEN g.n_docs END) AS n0,
         SUM(CASE WHEN g.slot = 1 THEN g.n_docs END) AS n1,
         SUM(CASE WHEN g.slot = 2 THEN g.n_docs END) AS n2,
@@ -1510,38 +1550,34 @@ WITH sqlnb_summed AS (
         SELECT
           c.class_id - c.class_id % 8 AS base,
           c.class_id % 8 AS slot,
-          c.n_docs AS n_docs,
-          SUM(k.count) AS total
+          c.n_docs AS n_docs
         FROM sqlnb_classes AS c
-        LEFT JOIN (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS k
-          ON k.class_id = c.class_id
         WHERE
           c.model = 'sqlnb'
-        GROUP BY
-          c.class_id,
-          c.n_docs
       ) AS g
+      LEFT JOIN (
+        SELECT
+          w.base AS base,
+          SUM(w.c0) AS t0,
+          SUM(w.c1) AS t1,
+          SUM(w.c2) AS t2,
+          SUM(w.c3) AS t3,
+          SUM(w.c4) AS t4,
+          SUM(w.c5) AS t5,
+          SUM(w.c6) AS t6,
+          SUM(w.c7) AS t7
+        FROM sqlnb_pivot AS w
+        GROUP BY
+          w.base
+      ) AS k
+        ON k.base = g.base
       CROSS JOIN (
         SELECT
-          CAST(COUNT(DISTINCT word) AS DOUBLE PRECISION) AS vocabulary,
-          SUM(count) AS grand_total
-        FROM (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS w
+          CAST(COUNT(DISTINCT w.word) AS DOUBLE PRECISION) AS vocabulary,
+          SUM(
+            COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+          ) AS grand_total
+        FROM sqlnb_pivot AS w
       ) AS z
       GROUP BY
         g.base
@@ -1620,62 +1656,16 @@ WITH sqlnb_summed AS (
       END AS w7
     FROM (
       SELECT
-        SUM(w.count) AS total,
+        SUM(
+          COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+        ) AS total,
         w.word AS word
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
+      FROM sqlnb_pivot AS w
       GROUP BY
         w.word
     ) AS p
     CROSS JOIN sqlnb_blocks AS s
-    LEFT JOIN (
-      SELECT
-        w.word AS word,
-        w.class_id - w.class_id % 8 AS base,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 0 THEN w.count END) AS c0,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 1 THEN w.count END) AS c1,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 2 THEN w.count END) AS c2,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 3 THEN w.count END) AS c3,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 4 THEN w.count END) AS c4,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 5 THEN w.count END) AS c5,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 6 THEN w.count END) AS c6,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 7 THEN w.count END) AS c7
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
-      GROUP BY
-        w.word,
-        w.class_id - w.class_id % 8
-    ) AS q
+    LEFT JOIN sqlnb_pivot AS q
       ON q.word = p.word AND q.base = s.base
   ) AS r
 ), sqlnb_base(model, class_id, score, n_zero, presence) AS (
@@ -1842,7 +1832,47 @@ WITH sqlnb_summed AS (
       c.model = 'sqlnb'
   ) AS w
 ), sqlnb_scoring(model, word, base, w0, w1, w2, w3, w4, w5, w6, w7) AS (
-  WITH sqlnb_blocks AS (
+  WITH sqlnb_pivot AS (
+    SELECT
+      w.word AS word,
+      w.class_id - w.class_id % 8 AS base,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 0 THEN w.count END) AS c0,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 1 THEN w.count END) AS c1,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 2 THEN w.count END) AS c2,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 3 THEN w.count END) AS c3,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 4 THEN w.count END) AS c4,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 5 THEN w.count END) AS c5,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 6 THEN w.count END) AS c6,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 7 THEN w.count END) AS c7
+    FROM (
+      SELECT
+        class_id,
+        word,
+        count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'sqlnb'
+    ) AS w
+    GROUP BY
+      w.word,
+      w.class_id - w.class_id % 8
+  ), sqlnb_blocks AS (
     SELECT
       *,
       LN(
@@ -1896,14 +1926,14 @@ WITH sqlnb_summed AS (
     FROM (
       SELECT
         g.base AS base,
-        SUM(CASE WHEN g.slot = 0 THEN g.total END) AS t0,
-        SUM(CASE WHEN g.slot = 1 THEN g.total END) AS t1,
-        SUM(CASE WHEN g.slot = 2 THEN g.total END) AS t2,
-        SUM(CASE WHEN g.slot = 3 THEN g.total END) AS t3,
-        SUM(CASE WHEN g.slot = 4 THEN g.total END) AS t4,
-        SUM(CASE WHEN g.slot = 5 THEN g.total END) AS t5,
-        SUM(CASE WHEN g.slot = 6 THEN g.total END) AS t6,
-        SUM(CASE WHEN g.slot = 7 THEN g.total END) AS t7,
+        MAX(k.t0) AS t0,
+        MAX(k.t1) AS t1,
+        MAX(k.t2) AS t2,
+        MAX(k.t3) AS t3,
+        MAX(k.t4) AS t4,
+        MAX(k.t5) AS t5,
+        MAX(k.t6) AS t6,
+        MAX(k.t7) AS t7,
         SUM(CASE WHEN g.slot = 0 THEN g.n_docs END) AS n0,
         SUM(CASE WHEN g.slot = 1 THEN g.n_docs END) AS n1,
         SUM(CASE WHEN g.slot = 2 THEN g.n_docs END) AS n2,
@@ -1918,38 +1948,34 @@ WITH sqlnb_summed AS (
         SELECT
           c.class_id - c.class_id % 8 AS base,
           c.class_id % 8 AS slot,
-          c.n_docs AS n_docs,
-          SUM(k.count) AS total
+          c.n_docs AS n_docs
         FROM sqlnb_classes AS c
-        LEFT JOIN (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS k
-          ON k.class_id = c.class_id
         WHERE
           c.model = 'sqlnb'
-        GROUP BY
-          c.class_id,
-          c.n_docs
       ) AS g
+      LEFT JOIN (
+        SELECT
+          w.base AS base,
+          SUM(w.c0) AS t0,
+          SUM(w.c1) AS t1,
+          SUM(w.c2) AS t2,
+          SUM(w.c3) AS t3,
+          SUM(w.c4) AS t4,
+          SUM(w.c5) AS t5,
+          SUM(w.c6) AS t6,
+          SUM(w.c7) AS t7
+        FROM sqlnb_pivot AS w
+        GROUP BY
+          w.base
+      ) AS k
+        ON k.base = g.base
       CROSS JOIN (
         SELECT
-          CAST(COUNT(DISTINCT word) AS DOUBLE PRECISION) AS vocabulary,
-          SUM(count) AS grand_total
-        FROM (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS w
+          CAST(COUNT(DISTINCT w.word) AS DOUBLE PRECISION) AS vocabulary,
+          SUM(
+            COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+          ) AS grand_total
+        FROM sqlnb_pivot AS w
       ) AS z
       GROUP BY
         g.base
@@ -2028,62 +2054,16 @@ WITH sqlnb_summed AS (
       END AS w7
     FROM (
       SELECT
-        SUM(w.count) AS total,
+        SUM(
+          COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+        ) AS total,
         w.word AS word
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
+      FROM sqlnb_pivot AS w
       GROUP BY
         w.word
     ) AS p
     CROSS JOIN sqlnb_blocks AS s
-    LEFT JOIN (
-      SELECT
-        w.word AS word,
-        w.class_id - w.class_id % 8 AS base,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 0 THEN w.count END) AS c0,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 1 THEN w.count END) AS c1,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 2 THEN w.count END) AS c2,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 3 THEN w.count END) AS c3,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 4 THEN w.count END) AS c4,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 5 THEN w.count END) AS c5,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 6 THEN w.count END) AS c6,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 7 THEN w.count END) AS c7
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
-      GROUP BY
-        w.word,
-        w.class_id - w.class_id % 8
-    ) AS q
+    LEFT JOIN sqlnb_pivot AS q
       ON q.word = p.word AND q.base = s.base
     UNION ALL
     SELECT
@@ -2156,62 +2136,16 @@ WITH sqlnb_summed AS (
       END AS w7
     FROM (
       SELECT
-        SUM(w.count) AS total,
+        SUM(
+          COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+        ) AS total,
         w.word AS word
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
+      FROM sqlnb_pivot AS w
       GROUP BY
         w.word
     ) AS p
     CROSS JOIN sqlnb_blocks AS s
-    LEFT JOIN (
-      SELECT
-        w.word AS word,
-        w.class_id - w.class_id % 8 AS base,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 0 THEN w.count END) AS c0,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 1 THEN w.count END) AS c1,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 2 THEN w.count END) AS c2,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 3 THEN w.count END) AS c3,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 4 THEN w.count END) AS c4,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 5 THEN w.count END) AS c5,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 6 THEN w.count END) AS c6,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 7 THEN w.count END) AS c7
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
-      GROUP BY
-        w.word,
-        w.class_id - w.class_id % 8
-    ) AS q
+    LEFT JOIN sqlnb_pivot AS q
       ON q.word = p.word AND q.base = s.base
   ) AS r
 ), sqlnb_base(model, class_id, score, n_zero, presence) AS (
@@ -2476,7 +2410,47 @@ WITH sqlnb_summed AS (
       c.model = 'sqlnb'
   ) AS w
 ), sqlnb_scoring(model, word, base, w0, w1, w2, w3, w4, w5, w6, w7) AS (
-  WITH sqlnb_blocks AS (
+  WITH sqlnb_pivot AS (
+    SELECT
+      w.word AS word,
+      w.class_id - w.class_id % 8 AS base,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 0 THEN w.count END) AS c0,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 1 THEN w.count END) AS c1,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 2 THEN w.count END) AS c2,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 3 THEN w.count END) AS c3,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 4 THEN w.count END) AS c4,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 5 THEN w.count END) AS c5,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 6 THEN w.count END) AS c6,
+      SUM(CASE WHEN (
+        w.class_id % 8
+      ) = 7 THEN w.count END) AS c7
+    FROM (
+      SELECT
+        class_id,
+        word,
+        count
+      FROM sqlnb_word_counts
+      WHERE
+        model = 'sqlnb'
+    ) AS w
+    GROUP BY
+      w.word,
+      w.class_id - w.class_id % 8
+  ), sqlnb_blocks AS (
     SELECT
       *,
       LN(
@@ -2554,14 +2528,14 @@ WITH sqlnb_summed AS (
     FROM (
       SELECT
         g.base AS base,
-        SUM(CASE WHEN g.slot = 0 THEN g.total END) AS t0,
-        SUM(CASE WHEN g.slot = 1 THEN g.total END) AS t1,
-        SUM(CASE WHEN g.slot = 2 THEN g.total END) AS t2,
-        SUM(CASE WHEN g.slot = 3 THEN g.total END) AS t3,
-        SUM(CASE WHEN g.slot = 4 THEN g.total END) AS t4,
-        SUM(CASE WHEN g.slot = 5 THEN g.total END) AS t5,
-        SUM(CASE WHEN g.slot = 6 THEN g.total END) AS t6,
-        SUM(CASE WHEN g.slot = 7 THEN g.total END) AS t7,
+        MAX(k.t0) AS t0,
+        MAX(k.t1) AS t1,
+        MAX(k.t2) AS t2,
+        MAX(k.t3) AS t3,
+        MAX(k.t4) AS t4,
+        MAX(k.t5) AS t5,
+        MAX(k.t6) AS t6,
+        MAX(k.t7) AS t7,
         SUM(CASE WHEN g.slot = 0 THEN g.n_docs END) AS n0,
         SUM(CASE WHEN g.slot = 1 THEN g.n_docs END) AS n1,
         SUM(CASE WHEN g.slot = 2 THEN g.n_docs END) AS n2,
@@ -2576,38 +2550,34 @@ WITH sqlnb_summed AS (
         SELECT
           c.class_id - c.class_id % 8 AS base,
           c.class_id % 8 AS slot,
-          c.n_docs AS n_docs,
-          SUM(k.count) AS total
+          c.n_docs AS n_docs
         FROM sqlnb_classes AS c
-        LEFT JOIN (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS k
-          ON k.class_id = c.class_id
         WHERE
           c.model = 'sqlnb'
-        GROUP BY
-          c.class_id,
-          c.n_docs
       ) AS g
+      LEFT JOIN (
+        SELECT
+          w.base AS base,
+          SUM(w.c0) AS t0,
+          SUM(w.c1) AS t1,
+          SUM(w.c2) AS t2,
+          SUM(w.c3) AS t3,
+          SUM(w.c4) AS t4,
+          SUM(w.c5) AS t5,
+          SUM(w.c6) AS t6,
+          SUM(w.c7) AS t7
+        FROM sqlnb_pivot AS w
+        GROUP BY
+          w.base
+      ) AS k
+        ON k.base = g.base
       CROSS JOIN (
         SELECT
-          CAST(COUNT(DISTINCT word) AS DOUBLE PRECISION) AS vocabulary,
-          SUM(count) AS grand_total
-        FROM (
-          SELECT
-            class_id,
-            word,
-            count
-          FROM sqlnb_word_counts
-          WHERE
-            model = 'sqlnb'
-        ) AS w
+          CAST(COUNT(DISTINCT w.word) AS DOUBLE PRECISION) AS vocabulary,
+          SUM(
+            COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+          ) AS grand_total
+        FROM sqlnb_pivot AS w
       ) AS z
       GROUP BY
         g.base
@@ -2702,62 +2672,16 @@ WITH sqlnb_summed AS (
       END AS w7
     FROM (
       SELECT
-        SUM(w.count) AS total,
+        SUM(
+          COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
+        ) AS total,
         w.word AS word
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
+      FROM sqlnb_pivot AS w
       GROUP BY
         w.word
     ) AS p
     CROSS JOIN sqlnb_blocks AS s
-    LEFT JOIN (
-      SELECT
-        w.word AS word,
-        w.class_id - w.class_id % 8 AS base,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 0 THEN w.count END) AS c0,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 1 THEN w.count END) AS c1,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 2 THEN w.count END) AS c2,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 3 THEN w.count END) AS c3,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 4 THEN w.count END) AS c4,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 5 THEN w.count END) AS c5,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 6 THEN w.count END) AS c6,
-        SUM(CASE WHEN (
-          w.class_id % 8
-        ) = 7 THEN w.count END) AS c7
-      FROM (
-        SELECT
-          class_id,
-          word,
-          count
-        FROM sqlnb_word_counts
-        WHERE
-          model = 'sqlnb'
-      ) AS w
-      GROUP BY
-        w.word,
-        w.class_id - w.class_id % 8
-    ) AS q
+    LEFT JOIN sqlnb_pivot AS q
       ON q.word = p.word AND q.base = s.base
   ) AS r
 ), sqlnb_base(model, class_id, score, n_zero, presence) AS (
