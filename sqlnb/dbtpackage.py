@@ -236,17 +236,8 @@ def _predict_tree(
 ) -> exp.Select:
     """The prediction of a kind, built for the adapter's engine ``dialect`` (its form of the
     posterior: one GROUP BY over lists where the engine has them, windows elsewhere)."""
-    return prediction(
-        db,
-        _general(kind_name),
-        Tokens(mark("tokens")),
-        proba=proba,
-        guard=False,
-        check=False,
-        calibrate=False,
-        leading=leading,
-        dialect=dialect,
-    )
+    return prediction(db, _general(kind_name), Tokens(mark("tokens")), proba=proba, guard=False,
+                      check=False, calibrate=False, leading=leading, dialect=dialect)  # fmt: skip
 
 
 def _read_tables(tree: exp.Expr) -> list[str]:
