@@ -352,54 +352,6 @@ def duckdb_docs(n: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["doc_id", "text", "label"])
 
 
-@pytest.mark.slow  # 14 models and 7 tokenizers, about 17 s (issue 36)
-def test_duckdb_macros_equal_predict_for_every_kind_and_tokenizer(tmp_path):
-    import duckdb
-
-    path = tmp_path / "db.duckdb"
-    writer = duckdb.connect(str(path))
-    train = duckdb_docs(90, 1)
-    ties = pd.concat([train.assign(label="a"), train.assign(label="b")], ignore_index=True)
-    ties["doc_id"] = range(len(ties))
-    test = duckdb_docs(40, 2)
-    test["text"] = [*test["text"][:37], *UNSEEN]
-    for name, frame in (("train", train), ("ties", ties), ("test", test)):
-        writer.register("frame", frame)
-        writer.execute(f"CREATE TABLE {name} AS SELECT * FROM frame")
-        writer.unregister("frame")
-    expected = {}
-    for name, options in {**DUCKDB_MODELS, "ties": {}}.items():
-        source = sqlnb.Docs("ties" if name == "ties" else "train")
-        model = sqlnb.train(writer, source, model=name, **options)
-        expected[name] = predictions(model, "test")
-    writer.close()
-    plain = duckdb.connect(str(path), read_only=True)  # a client of its own: macros alone
-    for name, want in expected.items():
-        got = plain.execute(
-            "SELECT doc_id, sqlnb_classify(?, text), sqlnb_proba(?, text) FROM test", [name, name]
-        ).fetchall()
-        assert len(got) == 40, name
-        for doc_id, label, proba in got:
-            assert label == want[doc_id][0], (name, doc_id)
-            if want[doc_id][1] is None:
-                assert proba is None, (name, doc_id)
-            else:
-                assert math.isclose(proba, want[doc_id][1], rel_tol=1e-9, abs_tol=1e-12), (
-                    name,
-                    doc_id,
-                )
-    assert {label for label, _ in expected["ties"].values()} == {"a"}  # ties: the first class
-    # The model named by a column: each row scored by its own model.
-    by_column = plain.execute(
-        "SELECT m.name, t.doc_id, sqlnb_classify(m.name, t.text), sqlnb_proba(m.name, t.text) "
-        "FROM test AS t CROSS JOIN (VALUES ('bigrams'), ('bernoulli'), ('pattern')) AS m(name)"
-    ).fetchall()
-    assert len(by_column) == 120
-    for name, doc_id, label, proba in by_column:
-        assert label == expected[name][doc_id][0], (name, doc_id)
-        assert math.isclose(proba, expected[name][doc_id][1], rel_tol=1e-9), (name, doc_id)
-
-
 def test_duckdb_macros_refuse_unknown_models_and_models_without_a_tokenizer():
     import duckdb
 
