@@ -68,6 +68,7 @@ def refresh(db: Database, model: str | None = None) -> None:
         for row in form.rows(db, None if model is None else [model]):
             db.execute(row)
         return
+    form.check(db, Shape.recorded(keys))  # before anything is dropped
     # the tables they read, as this sqlnb keeps them (with the rows an earlier one left out)
     tables = {t.backfill: t for k in SERVED for t in catalog.tables(k) if t.backfill}
     backfills = [templates.render(name) for name in sorted(tables)]

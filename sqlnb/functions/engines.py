@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from sqlnb import templates
+from sqlnb.errors import SqlnbError
 from sqlnb.functions import clickhouse, lists, rows, wrap
 from sqlnb.functions.forms import Plain, Statement
 from sqlnb.functions.shape import TOKENS_ARG
@@ -55,8 +56,29 @@ class PostgresFunctions(Plain):
         if shape.multi:  # a list of labels (sqlnb.multilabel): one type for every model
             label = exp.Array(expressions=[label])
         branches = rows.branches(db, shape)
-        labels = "TEXT[]" if shape.multi else "TEXT"
-        return list(wrap.postgres(db, label, proba, table, branches, labels))
+        return list(wrap.postgres(db, label, proba, table, branches, self.labels(shape)))
+
+    def check(self, db: Database, shape: Shape) -> None:
+        """A write that makes sqlnb_classify return another type (a model trained or dropped
+        with several labels per document: TEXT[] when the database has one, TEXT otherwise)
+        drops the function, which PostgreSQL refuses while a view uses it: refused here in one
+        line naming the view, before the drop (the write's transaction then leaves the
+        database as it was)."""
+        wanted = self.labels(shape)
+        found = wrap.retyped(db, wanted)
+        if found:
+            users, old = ", ".join(what for what, _ in found), found[0][1]
+            raise SqlnbError(
+                f"{users} uses sqlnb_classify, which returns {old}; after this write it would "
+                f"return {wanted.lower()} (a list when the database has a multi-label model): "
+                f"drop the view first and create it again after, or keep multi-label models "
+                f"in another schema"
+            )
+
+    @staticmethod
+    def labels(shape: Shape) -> str:
+        """The type sqlnb_classify returns: a list in a database with a multi-label model."""
+        return "TEXT[]" if shape.multi else "TEXT"
 
 
 class SparkFunctions(Plain):

@@ -35,6 +35,11 @@ class Form(Protocol):
         """The statements that (re)write the functions for ``shape``."""
         ...
 
+    def check(self, db: Database, shape: Shape) -> None:
+        """Before the functions are rewritten for ``shape``: refuse (an SqlnbError) a rewrite
+        that would break what a user built on them (PostgreSQL's views on sqlnb_classify)."""
+        ...
+
     def where(self, db: Database) -> str:
         """Where the functions' text names the tables: a schema or a database ('' if none)."""
         ...
@@ -61,6 +66,9 @@ class Plain:
 
     lookup_rows: ClassVar[bool] = False
     by_model: ClassVar[bool] = False
+
+    def check(self, db: Database, shape: Shape) -> None:
+        return None
 
     def where(self, db: Database) -> str:
         return db.backend.schema or ""

@@ -94,6 +94,23 @@ def postgres(
     ]
 
 
+def retyped(db: Database, labels: str) -> list[tuple[str, str]]:
+    """What keeps sqlnb_classify of the models' schema from becoming a function that returns
+    ``labels`` (a retyping drops it: sql/functions/postgres/retype.sql.in): each view or other
+    object of the database that uses one returning another type, and that type's name."""
+    schema = exp.Literal.string(
+        exp.to_identifier(db.backend.schema or "public", quoted=True).sql("postgres")
+    )
+    text = filled(
+        "postgres",
+        "dependents",
+        schema_text=schema.sql("postgres"),
+        returns=labels,
+        returns_text=exp.Literal.string(labels).sql("postgres"),
+    )
+    return [(str(what), str(old)) for what, old in db.fetch_text(text)]
+
+
 def spark(db: Database, label: exp.Expr, proba: exp.Expr) -> list[str]:
     """The Spark SQL functions sqlnb_classify and sqlnb_proba: the scalar pipeline of the macros,
     DuckDB's error() as Spark's raise_error()."""
