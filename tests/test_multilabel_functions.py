@@ -157,14 +157,12 @@ def engine_results(name: str) -> dict[str, Any]:
                         multi_label=True, threshold=threshold)  # fmt: skip
         sqlnb.train(engine.db, Docs("train_docs"), Labels("train_docs", label="first"),
                     model="flat")  # fmt: skip
-        for model in ("ml", "strict", "flat"):
+        for model in ("ml", "strict", "flat") if name != "spark" else ():
             query = (f"SELECT doc_id, sqlnb_classify('{model}', text), "
                      f"sqlnb_proba('{model}', text) FROM test_docs")  # fmt: skip
             found[model] = listed(
                 function_rows(engine, query), name == "sqlite" and model != "flat"
             )
-        if name == "clickhouse":  # (classify refused there: not yet in class order)
-            continue
         m = sqlnb.load(engine.db, "ml")
         m.classify("test_docs", "doc_id", Docs("test_docs"), "labels", "top")
         read = client_rows(engine, "SELECT doc_id, labels, top FROM test_docs")
@@ -189,6 +187,10 @@ def listed(rows: list[tuple[Any, ...]], json_text: bool) -> dict[int, tuple[Any,
 
 def client_rows(engine: Any, query: str) -> list[tuple[Any, ...]]:
     """A query's rows from the engine's own connection."""
+    if engine.name in ("spark", "clickhouse"):
+        from test_functions import rows as read
+
+        return [tuple(r) for r in read(engine, query)]
     if engine.name == "postgres":
         with engine.db.connection.cursor() as cursor:
             cursor.execute(query)
@@ -203,17 +205,18 @@ def duckdb_results() -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "name",
-    [pytest.param(e, marks=getattr(pytest.mark, e)) for e in ("sqlite", "postgres", "clickhouse")],
+    [
+        pytest.param(e, marks=getattr(pytest.mark, e))
+        for e in ("sqlite", "postgres", "clickhouse", "spark")
+    ],
 )
 def test_every_engine_equals_duckdb(name: str, duckdb_results: dict[str, Any]) -> None:
-    """SQLite's, PostgreSQL's and ClickHouse's functions (and classify --update but on
-    ClickHouse) give DuckDB's labels (a sorted array; SQLite: the text of a JSON array) and
-    probabilities, also for a flat model beside (a list of one, as on DuckDB; SQLite's flat
-    label stays text)."""
+    """SQLite's, PostgreSQL's and ClickHouse's functions and every engine's classify --update
+    give DuckDB's labels (a sorted array: Spark's ARRAY<STRING>, ClickHouse's Array(String);
+    SQLite: the text of a JSON array) and probabilities, also for a flat model beside (a list
+    of one, as on DuckDB; SQLite's flat label stays text)."""
     want, got = duckdb_results, engine_results(name)
-    for key in (
-        ("ml", "strict", "flat") if name == "clickhouse" else ("ml", "strict", "classify", "flat")
-    ):
+    for key in ("classify",) if name == "spark" else ("ml", "strict", "classify", "flat"):
         assert got[key].keys() == want[key].keys() and len(want[key]) == 60, key
         for doc_id, (labels, proba) in want[key].items():
             other = got[key][doc_id][0]
@@ -225,8 +228,6 @@ def test_every_engine_equals_duckdb(name: str, duckdb_results: dict[str, Any]) -
     for doc_id, (labels, proba) in want["ml"].items():  # classify writes the functions' values
         assert want["classify"][doc_id][0] == labels
         assert abs(want["classify"][doc_id][1] - proba) <= 1e-12
-    if name == "clickhouse":
-        return
     message, unchanged = got["refused"]
     if name == "sqlite":  # no column types: the JSON text goes into any column
         return
@@ -234,25 +235,27 @@ def test_every_engine_equals_duckdb(name: str, duckdb_results: dict[str, Any]) -
     assert duckdb_results["refused"][1] and "'text'" in duckdb_results["refused"][0]
 
 
-@pytest.mark.parametrize("name", ["spark", "clickhouse"])
-def test_engines_without_ordered_lists_refuse_classify_in_one_line(name: str) -> None:
-    """Spark and ClickHouse do not aggregate the labels in order yet (``Dialect.label_lists``): a
-    multi-label classify there is refused, in one line naming the engine, before any
-    statement; DuckDB's, PostgreSQL's and SQLite's types are the list and the JSON text."""
+def test_every_engine_has_a_list_type_for_classify() -> None:
+    """classify --update writes a multi-label model's labels as the engine's array of the label
+    type (SQLite: the text of a JSON array), built from the dialects alone."""
     from types import SimpleNamespace
 
     from sqlnb import multilabel
     from sqlnb.engine.dialects import dialect
-    from sqlnb.errors import SqlnbError
 
-    with pytest.raises(SqlnbError) as refused:
-        multilabel.list_type(SimpleNamespace(dialect=dialect(name)), "VARCHAR")  # type: ignore[arg-type]
-    assert name in str(refused.value) and "\n" not in str(refused.value)
     types = {
-        e: multilabel.list_type(SimpleNamespace(dialect=dialect(e)), "BIGINT").sql(e)  # type: ignore[arg-type]
-        for e in ("duckdb", "postgres", "sqlite")
+        e: multilabel.list_type(SimpleNamespace(dialect=dialect(e)), "BIGINT").sql(  # type: ignore[arg-type]
+            dialect(e).sqlglot
+        )
+        for e in ("duckdb", "postgres", "sqlite", "spark", "clickhouse")
     }
-    assert types == {"duckdb": "BIGINT[]", "postgres": "BIGINT[]", "sqlite": "TEXT"}
+    assert types == {
+        "duckdb": "BIGINT[]",
+        "postgres": "BIGINT[]",
+        "sqlite": "TEXT",
+        "spark": "ARRAY<BIGINT>",
+        "clickhouse": "Array(Nullable(Int64))",
+    }
 
 
 @pytest.mark.spark

@@ -83,9 +83,9 @@ class Dialect:
     # False where a column has no declared type (SQLite): a value's type is its storage class.
     typed_columns: bool = True
     # How a multi-label model's labels are one value (classify, the SQL functions:
-    # sqlnb.multilabel.list_type): "array", the engine's list type, aggregated in class order;
-    # "json", the text of a JSON array (SQLite, which has no list type); None where sqlnb does
-    # not aggregate them in order yet (Spark's COLLECT_LIST, ClickHouse's groupArray): refused.
+    # sqlnb.multilabel.list_type): "array", the engine's list type, aggregated in class order
+    # (sql/multilabel/classified*.sql); "json", the text of a JSON array (SQLite, which has no
+    # list type); None where sqlnb does not aggregate them in order: refused.
     label_lists: str | None = "array"
     # True where the functions sqlnb's SQL calls (its tokenizer's) are registered from Python
     # on each connection (SQLite has no regular expressions and no SQL-defined functions).
@@ -247,7 +247,6 @@ DIALECTS: dict[str, Dialect] = {
             snapshot=None,
             delete=False,
             update=False,
-            label_lists=None,
             fail="raise_error",
             backtracking_regex=True,
             full_lower=True,
@@ -266,7 +265,6 @@ DIALECTS: dict[str, Dialect] = {
             rollback=None,
             snapshot=None,
             update=False,
-            label_lists=None,
             settings=tuple(f"SET {k} = {v}" for k, v in CLICKHOUSE_SETTINGS.items()),
             full_lower=True,
             functions="sqlnb.functions.engines:ClickHouseFunctions",

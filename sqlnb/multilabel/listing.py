@@ -24,7 +24,8 @@ def classified(
     above ``threshold`` (the stored one by default) as one value
     (:func:`sqlnb.multilabel.list_type`, in class order, empty when none) and its largest
     binary probability (``sql/multilabel/classified.sql``; ``classified_json.sql`` where the
-    engine has no list type). ``options`` are :meth:`Pipeline.build`'s. classify --update
+    engine has no list type; Spark's and ClickHouse's own ``classified.<dialect>.sql``, whose
+    aggregates keep no order). ``options`` are :meth:`Pipeline.build`'s. classify --update
     writes it; PostgreSQL's and SQLite's SQL functions run it for one text."""
     multilabel.refuse_flat(entry)
     for option in ("priors", "costs"):
@@ -32,14 +33,16 @@ def classified(
             multilabel.refuse(entry, f"--{option}")
     pipeline = Pipeline.build(db, entry, data, **options)
     found = multilabel.list_type(db, entry.label_type)  # (refused where the engine has none yet)
-    name = "multilabel/classified" + ("_json" if db.dialect.label_lists == "json" else "") + ".sql"
+    json_text = db.dialect.label_lists == "json"
+    name = "multilabel/classified" + ("_json" if json_text else "") + ".sql"
+    name = templates.for_dialect(name, options.get("dialect") or db.dialect.name)
     bindings: dict[str, Any] = {
         "posterior": exp.to_table(POSTERIOR),  # (this mode's: sql/multilabel/posterior.sql)
         "label": label(entry),
         "model": options.get("name") or exp.convert(entry.name),
         "threshold": templates.number(multilabel.threshold_for(entry, threshold)),
     }
-    if db.dialect.label_lists != "json":
+    if "empty" in templates.placeholders(name):
         bindings["empty"] = exp.cast(exp.Array(expressions=[]), found)
     final = templates.select(name, **bindings)
     return pipeline.select(final)
