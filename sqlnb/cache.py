@@ -11,6 +11,7 @@ owns, or that others than its owner may write (group or world), is never read no
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -44,21 +45,28 @@ def ours(path: Path | int) -> bool:
     return found.st_uid == os.getuid() and not found.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
+@functools.cache
 def source_stamp() -> str:
     """The sizes and times of sqlnb's own files (Python and SQL): part of the key of what the
-    code derives, so that an edited checkout never reads a stale entry."""
+    code derives, so that an edited checkout never reads a stale entry. Taken once per process
+    (the process has read its code and templates by then: a later edit is the next one's)."""
     package = Path(__file__).resolve().parent
-    roots = [package, package / "_sql", package.parent / "sql"]
-    files = sorted(
-        p
-        for root in roots
-        if root.is_dir()
-        for p in root.rglob("*")
-        if p.is_file() and p.suffix in (".py", ".sql", ".in")
-    )
-    return hashlib.sha256(
-        "".join(f"{p}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in files).encode()
-    ).hexdigest()
+    return stamp([package, package / "_sql", package.parent / "sql"])
+
+
+def stamp(roots: list[Path]) -> str:
+    """A digest of the path, size and modification time of every ``.py``, ``.sql`` and ``.in``
+    file under ``roots`` (``__pycache__`` folders skipped)."""
+    found: list[str] = []
+    for root in roots:
+        for folder, subfolders, names in os.walk(root):
+            subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+            for name in names:
+                if name.endswith((".py", ".sql", ".in")):
+                    path = os.path.join(folder, name)
+                    info = os.stat(path)
+                    found.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
+    return hashlib.sha256("".join(sorted(found)).encode()).hexdigest()
 
 
 def _path(key: str) -> Path | None:

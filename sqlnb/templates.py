@@ -29,6 +29,7 @@ Binding: TypeAlias = "exp.Expr | str | int | float | bool | None"
 SOURCE_DIALECT = "duckdb"
 
 
+@functools.cache
 def sql_dir() -> Path:
     """The folder of ``.sql`` files: packaged in the wheel, or the checkout's ``sql/``."""
     here = Path(__file__).resolve().parent
@@ -40,49 +41,57 @@ def sql_dir() -> Path:
 
 def names() -> list[str]:
     """Every template, as a path relative to the SQL folder."""
-    root = sql_dir()
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.sql"))
+    return sorted(_parsed_all())
 
 
 def for_dialect(name: str, dialect: str) -> str:
     """The template to use on a dialect: ``a/b.<dialect>.sql`` where the step needs a construct
     that DuckDB's dialect cannot spell for it (written in that dialect), else ``a/b.sql``."""
     override = name.removesuffix(".sql") + f".{dialect}.sql"
-    return override if (sql_dir() / override).exists() else name
+    return override if override in _parsed_all() else name
 
 
 @functools.cache
 def parsed(name: str) -> exp.Expr:
     """The template's tree, parsed once. Callers must copy it before changing it. A file named
     ``*.<dialect>.sql`` is written in that dialect."""
-    blobs = _parsed_all()
-    if name not in blobs:
-        raise SqlnbError(f"no SQL file sql/{name}")
-    tree = pickle.loads(blobs[name])
+    tree = pickle.loads(_entry(name)[0])
     assert isinstance(tree, exp.Expr)
     return tree
 
 
+def _entry(name: str) -> tuple[bytes, frozenset[str]]:
+    """The template's pickled tree and its placeholders' names."""
+    entries = _parsed_all()
+    if name not in entries:
+        raise SqlnbError(f"no SQL file sql/{name}")
+    return entries[name]
+
+
 @functools.cache
-def _parsed_all() -> dict[str, bytes]:
-    """Every template parsed and pickled, from the cache on disk when its files and sqlglot
-    are unchanged (parsing them is a tenth of a second of every command otherwise; a command
+def _parsed_all() -> dict[str, tuple[bytes, frozenset[str]]]:
+    """Every template parsed and pickled, with its placeholders' names, from the cache on disk
+    when sqlnb's files (the SQL folder among them: :func:`cache.source_stamp`) and sqlglot are
+    unchanged (parsing them is a tenth of a second of every command otherwise; a command
     unpickles only the ones it uses)."""
     root = sql_dir()
-    files = sorted(root.rglob("*.sql"))
-    stamps = [
-        f"{p.relative_to(root).as_posix()}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in files
-    ]
-    key = f"templates pickled {cache.source_stamp()} {getattr(sqlglot, '__version__', '')} {root} "
-    key += " ".join(stamps)
-    blobs = cache.load(key)
-    if not (isinstance(blobs, dict) and all(isinstance(b, bytes) for b in blobs.values())):
-        names = [p.relative_to(root).as_posix() for p in files]
-        blobs = {
-            name: pickle.dumps(_parse(name), protocol=pickle.HIGHEST_PROTOCOL) for name in names
-        }
-        cache.store(key, blobs)
-    return blobs
+    key = f"templates pickled {cache.source_stamp()} {getattr(sqlglot, '__version__', '')} {root}"
+    entries = cache.load(key)
+    if not (
+        isinstance(entries, dict)
+        and all(
+            isinstance(e, tuple) and isinstance(e[0], bytes) and isinstance(e[1], frozenset)
+            for e in entries.values()
+        )
+    ):
+        entries = {}
+        for path in sorted(root.rglob("*.sql")):
+            name = path.relative_to(root).as_posix()
+            tree = _parse(name)
+            found = frozenset(p.name for p in tree.find_all(exp.Placeholder))
+            entries[name] = (pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL), found)
+        cache.store(key, entries)
+    return entries
 
 
 def _parse(name: str) -> exp.Expr:
@@ -103,10 +112,12 @@ def _parse(name: str) -> exp.Expr:
     return tree
 
 
-@functools.cache
 def placeholders(name: str) -> frozenset[str]:
     """The names of the template's ``$placeholders``."""
-    return frozenset(p.name for p in parsed(name).find_all(exp.Placeholder))
+    return _entry(name)[1]
+
+
+_RENDERED: set[str] = set()  # the templates render() has handed out a tree of
 
 
 def render(name: str, **bindings: Binding) -> exp.Expr:
@@ -120,10 +131,22 @@ def render(name: str, **bindings: Binding) -> exp.Expr:
         missing = sorted(wanted - set(bindings))
         extra = sorted(set(bindings) - wanted)
         raise SqlnbError(f"sql/{name}: unbound placeholders {missing}, unknown bindings {extra}")
-    tree = parsed(name).copy()
+    tree = _fresh(name)
     used: set[int] = set()
     for node in list(tree.find_all(exp.Placeholder)):
         _bind(node, _own(bindings[node.name], used))
+    return tree
+
+
+def _fresh(name: str) -> exp.Expr:
+    """A tree of the template that no one else holds: the first in a process unpickled as it
+    is (most templates are rendered once a command: unpickling and then copying it cost
+    twice), the next ones copies of :func:`parsed`'s."""
+    if name in _RENDERED:
+        return parsed(name).copy()
+    tree = pickle.loads(_entry(name)[0])
+    assert isinstance(tree, exp.Expr)
+    _RENDERED.add(name)
     return tree
 
 

@@ -211,7 +211,10 @@ def driver(module: str, engine: str, extra: str) -> Any:
 
 
 def _is_spark_url(text: str) -> bool:
-    """:func:`sqlnb.engine.spark.is_spark_url`."""
+    """:func:`sqlnb.engine.spark.is_spark_url` (its module imported only for a text that may
+    be one: a DuckDB or SQLite path is none)."""
+    if not text.startswith(("spark://", "sc://", "local")):
+        return False
     from sqlnb.engine.spark import is_spark_url
 
     return is_spark_url(text)
