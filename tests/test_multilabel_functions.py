@@ -157,7 +157,7 @@ def engine_results(name: str) -> dict[str, Any]:
                         multi_label=True, threshold=threshold)  # fmt: skip
         sqlnb.train(engine.db, Docs("train_docs"), Labels("train_docs", label="first"),
                     model="flat")  # fmt: skip
-        for model in ("ml", "strict", "flat") if name != "spark" else ():
+        for model in ("ml", "strict", "flat"):
             query = (f"SELECT doc_id, sqlnb_classify('{model}', text), "
                      f"sqlnb_proba('{model}', text) FROM test_docs")  # fmt: skip
             found[model] = listed(
@@ -211,12 +211,12 @@ def duckdb_results() -> dict[str, Any]:
     ],
 )
 def test_every_engine_equals_duckdb(name: str, duckdb_results: dict[str, Any]) -> None:
-    """SQLite's, PostgreSQL's and ClickHouse's functions and every engine's classify --update
-    give DuckDB's labels (a sorted array: Spark's ARRAY<STRING>, ClickHouse's Array(String);
-    SQLite: the text of a JSON array) and probabilities, also for a flat model beside (a list
-    of one, as on DuckDB; SQLite's flat label stays text)."""
+    """Every engine's functions and classify --update give DuckDB's labels (a sorted array:
+    Spark's ARRAY<STRING>, ClickHouse's Array(String); SQLite: the text of a JSON array) and
+    probabilities, also for a flat model beside (a list of one, as on DuckDB; SQLite's flat
+    label stays text)."""
     want, got = duckdb_results, engine_results(name)
-    for key in ("classify",) if name == "spark" else ("ml", "strict", "classify", "flat"):
+    for key in ("ml", "strict", "classify", "flat"):
         assert got[key].keys() == want[key].keys() and len(want[key]) == 60, key
         for doc_id, (labels, proba) in want[key].items():
             other = got[key][doc_id][0]
@@ -256,42 +256,6 @@ def test_every_engine_has_a_list_type_for_classify() -> None:
         "spark": "ARRAY<BIGINT>",
         "clickhouse": "Array(Nullable(Int64))",
     }
-
-
-@pytest.mark.spark
-def test_spark_functions_refuse_a_multi_label_model_and_serve_a_flat_one() -> None:
-    """Spark's functions (the rows form of any model) have no multi-label step yet: on such a
-    model they are an error that names it (they gave one label and a softmax probability),
-    while a flat model beside keeps its label and probability (equal to predict)."""
-    import re
-
-    import pandas as pd
-    from engines import open_engine
-    from pyspark.errors import PySparkException
-    from test_functions import function_rows
-
-    import sqlnb
-    from sqlnb import Docs, Labels
-
-    for engine in open_engine("spark"):
-        docs, labels = corpus(1, 60, 0)
-        engine.load("train_docs", pd.DataFrame(docs, columns=["doc_id", "text", "first"]))
-        engine.load("train_labels", pd.DataFrame(labels, columns=["doc_id", "label"]))
-        sqlnb.train(engine.db, Docs("train_docs"), Labels("train_labels"), model="ml",
-                    multi_label=True)  # fmt: skip
-        flat = sqlnb.train(engine.db, Docs("train_docs"),
-                           Labels("train_docs", label="first"), model="flat")  # fmt: skip
-        for function in ("sqlnb_classify", "sqlnb_proba"):
-            message = "model 'ml' is multi-label: these SQL functions do not serve it yet"
-            with pytest.raises(PySparkException, match=re.escape(message)):
-                function_rows(engine, f"SELECT {function}('ml', 'crash asap')")
-        predicted = engine.db.fetch(flat.prediction_query(Docs("train_docs")))
-        want = {int(d): (str(k), float(p)) for d, k, p in predicted}
-        query = ("SELECT doc_id, sqlnb_classify('flat', text), sqlnb_proba('flat', text) "
-                 "FROM train_docs")  # fmt: skip
-        got = {int(d): (str(k), float(p)) for d, k, p in function_rows(engine, query)}
-        assert got.keys() == want.keys()
-        assert all(got[d][0] == want[d][0] and abs(got[d][1] - want[d][1]) < 1e-12 for d in want)
 
 
 def test_duckdb_sqlnb_predict_refuses_a_multi_label_model(trained: Path) -> None:

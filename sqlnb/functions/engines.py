@@ -83,11 +83,11 @@ class PostgresFunctions(Plain):
 
 class SparkFunctions(Plain):
     """Spark's SQL functions: the rows form of any model (no table function: IDENTIFIER()
-    takes only a constant)."""
+    takes only a constant); with a multi-label model, sqlnb_classify returns an array."""
 
     def functions(self, db: Database, shape: Shape) -> list[Statement]:
-        label, proba = rows.scalars(db, shape)
-        return list(wrap.spark(db, label, proba))
+        label, proba = rows.scalars(db, shape, lists=shape.multi)
+        return list(wrap.spark(db, label, proba, "ARRAY<STRING>" if shape.multi else "STRING"))
 
 
 class ClickHouseFunctions(Plain):

@@ -77,12 +77,17 @@ def branches(db: Database, shape: Shape) -> list[tuple[list[str], dict[str, exp.
     return found
 
 
-def scalars(db: Database, shape: Shape) -> tuple[exp.Expr, exp.Expr]:
+def scalars(db: Database, shape: Shape, *, lists: bool = False) -> tuple[exp.Expr, exp.Expr]:
     """The label and the probability of the text sqlnb_text under the model sqlnb_model, any
-    model, each checked first (the scalar functions of PostgreSQL and Spark)."""
+    model, each checked first (the scalar functions of PostgreSQL and Spark). With ``lists``
+    (Spark's, in a database with a multi-label model) the label is a list: a multi-label
+    model's labels at its threshold (:func:`labels`), another's label as a list of one."""
     one = exp.select(exp.convert(1).as_("doc_id"))
-    text = labels(text_tokens(db, list(shape.tokenizers)), one, shape)
-    found = [_flat(shape, scalar(text, c, db.dialect.table_function)) for c in ("label", "proba")]
+    tokens = text_tokens(db, list(shape.tokenizers))
+    text = labels(tokens, one, shape, lists=db.dialect.name if lists else None)
+    found = [scalar(text, c, db.dialect.table_function) for c in ("label", "proba")]
+    if not lists:
+        found = [_flat(shape, value) for value in found]
     return found[0], found[1]
 
 
@@ -253,10 +258,13 @@ def _any(part: Callable[[Terms], exp.Expr], transformed: bool) -> exp.Query:
     return every
 
 
-def labels(tokens: exp.Query, documents: exp.Query, shape: Shape) -> exp.Select:
+def labels(
+    tokens: exp.Query, documents: exp.Query, shape: Shape, lists: str | None = None
+) -> exp.Select:
     """(doc_id, label, proba) of the documents, scored from ``tokens`` by the model
     ``sqlnb_model``, whatever its kind, by the rules of its kind (:func:`_any`), with the
-    steps of the database's ``shape``."""
+    steps of the database's ``shape``; with ``lists`` (a dialect) the label a list, the
+    multi-label step after the posterior (``sql/multilabel/rows.sql``)."""
     jll = templates.select(
         "macros/jll.sql",
         jll=joint_of(),
@@ -285,4 +293,23 @@ def labels(tokens: exp.Query, documents: exp.Query, shape: Shape) -> exp.Select:
     else:
         steps.append((POSTERIOR, posterior()))
     final = templates.select("macros/label.sql", posterior=exp.to_table(POSTERIOR))
+    if lists is not None:  # several labels per document (sqlnb.multilabel): a list
+        binary = f"{POSTERIOR}_binary"
+        steps.append((binary, multilabel.posterior(JLL)))
+        at_least = templates.col("threshold", "g")
+        where = exp.GTE(this=templates.col("proba", "b"), expression=at_least)
+        listed = templates.expressions(
+            templates.for_dialect("multilabel/sorted.sql", lists),
+            x=templates.col("label", "c"),
+            k=templates.col("class_id", "p"),
+            where=where,
+        )["listed"]
+        empty = exp.DataType.build("VARCHAR[]", dialect=templates.SOURCE_DIALECT)
+        final = templates.select(
+            "multilabel/rows.sql",
+            posterior=exp.to_table(POSTERIOR),
+            binary=exp.to_table(binary),
+            listed=listed,
+            empty=exp.cast(exp.Array(expressions=[]), empty),
+        )
     return Pipeline(steps).select(final)

@@ -111,13 +111,13 @@ def retyped(db: Database, labels: str) -> list[tuple[str, str]]:
     return [(str(what), str(old)) for what, old in db.fetch_text(text)]
 
 
-def spark(db: Database, label: exp.Expr, proba: exp.Expr) -> list[str]:
-    """The Spark SQL functions sqlnb_classify and sqlnb_proba: the scalar pipeline of the macros,
-    DuckDB's error() as Spark's raise_error()."""
+def spark(db: Database, label: exp.Expr, proba: exp.Expr, labels: str = "STRING") -> list[str]:
+    """The Spark SQL functions sqlnb_classify (returning ``labels``) and sqlnb_proba: the scalar
+    pipeline of the macros, DuckDB's error() as Spark's raise_error()."""
     fail = exp.Anonymous(this=db.dialect.fail or "raise_error")
     return [
-        filled("spark", name, body=db.sql(raising(body, None, fail)))
-        for name, body in (("classify", label), ("proba", proba))
+        filled("spark", "classify", body=db.sql(raising(label, None, fail)), returns=labels),
+        filled("spark", "proba", body=db.sql(raising(proba, None, fail))),
     ]
 
 

@@ -1,7 +1,8 @@
--- sqlnb_classify(model, text): the label (as a STRING) of raw text, tokenized with the model's
--- own settings: the prediction pipeline of every text model, the model a parameter. Spark 4.0+
--- SQL function in the current database; Spark decorrelates it into set-based joins over the
--- distinct (model, text) pairs of the calling query.
+-- sqlnb_classify(model, text): the label (as a STRING; where a model is multi-label, the labels
+-- as an ARRAY<STRING>) of raw text, tokenized with the model's own settings: the prediction
+-- pipeline of every text model, the model a parameter. Spark 4.0+ SQL function in the current
+-- database; Spark decorrelates it into set-based joins over the distinct (model, text) pairs
+-- of the calling query.
 CREATE OR REPLACE FUNCTION sqlnb_classify(sqlnb_model STRING, sqlnb_text STRING) RETURNS STRING
 RETURN CASE
   WHEN sqlnb_model IS NULL
