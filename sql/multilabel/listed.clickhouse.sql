@@ -2,7 +2,7 @@
 -- sql/multilabel/listed.sql over arrays: {threshold} is the model's stored threshold (-1 for a
 -- model of one label per document), {labels} its classes in class order and {jll} the text's
 -- log odds in that order. A multi-label model's labels are those whose binary probability
--- (the logistic function of the log odds, as sql/multilabel/posterior.sql) is at or above the
+-- ({logistic} of a log odds v: sql/multilabel/logistic.sql, as posterior.sql) is at or above the
 -- threshold, in class order (an empty array if none), and its proba the largest probability;
 -- another model's {label} is an array of one (none if NULL: a walk that stopped above the
 -- tree) and its {proba} stands. arrayMap(name -> ..., [value])[1] names a value.
@@ -11,12 +11,12 @@ SELECT
     {threshold: String} >= 0,
     arrayMap(
       ps -> arrayFilter((k, p) -> p >= {threshold: String}, {labels: String}, ps),
-      [arrayMap(v -> if(v >= 0, 1 / (1 + exp(-v)), exp(v) / (1 + exp(v))), {jll: String})]
+      [arrayMap(v -> {logistic: String}, {jll: String})]
     )[1],
     arrayFilter(x -> isNotNull(x), [{label: String}])
   ) AS label,
   if(
     {threshold: String} >= 0,
-    arrayMax(arrayMap(v -> if(v >= 0, 1 / (1 + exp(-v)), exp(v) / (1 + exp(v))), {jll: String})),
+    arrayMax(arrayMap(v -> {logistic: String}, {jll: String})),
     {proba: String}
   ) AS proba

@@ -1,8 +1,8 @@
 -- Multi-label models in DuckDB's SQL functions (sqlnb_classify, sqlnb_proba), over the lookup
 -- row $row (l: sql/macros/lookup.sql) of model $model. For a model that stores a threshold
--- (trained with --multi-label: sqlnb.multilabel) each label's binary probability is the
--- logistic function of its log odds ($jll, in class order), as sql/multilabel/posterior.sql
--- (a NULL jll a probability of 0): sqlnb_classify's labels are those at or above the threshold,
+-- (trained with --multi-label: sqlnb.multilabel) each label's binary probability is
+-- $logistic of its log odds v ($jll, in class order): sql/multilabel/logistic.sql, the step
+-- sql/multilabel/posterior.sql takes too (a NULL jll a probability of 0): sqlnb_classify's labels are those at or above the threshold,
 -- in class order (the labels' sorted order), an empty list if none; sqlnb_proba is the largest
 -- probability. For any other model its $label as a list of one (none if NULL: a walk that
 -- stopped above the tree) and its $proba.
@@ -13,11 +13,7 @@ SELECT
       [
         LIST_TRANSFORM(
           $jll,
-          LAMBDA v: CASE
-            WHEN v IS NULL THEN CAST(0 AS DOUBLE)
-            WHEN v >= 0 THEN 1 / (1 + EXP(-v))
-            ELSE EXP(v) / (1 + EXP(v))
-          END
+          LAMBDA v: $logistic
         )
       ],
       LAMBDA p: LIST_FILTER(
@@ -34,11 +30,7 @@ SELECT
     ELSE LIST_MAX(
       LIST_TRANSFORM(
         $jll,
-        LAMBDA v: CASE
-          WHEN v IS NULL THEN CAST(0 AS DOUBLE)
-          WHEN v >= 0 THEN 1 / (1 + EXP(-v))
-          ELSE EXP(v) / (1 + EXP(v))
-        END
+        LAMBDA v: $logistic
       )
     )
   END AS proba

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from sqlnb import catalog, labels, templates
+from sqlnb import catalog, labels, multilabel, templates
 from sqlnb.errors import SqlnbError
 from sqlnb.functions import lists
 from sqlnb.functions.shape import MODEL, SERVED, TEXT, Shape
@@ -334,6 +334,7 @@ def _functions(shape: Shape) -> tuple[exp.Expr, exp.Expr]:
             jll=jll,
             label=chosen["label"],
             proba=chosen["proba"],
+            logistic=multilabel.logistic(exp.column("v"))["proba"],
         )
     return tuple(_checked(chosen[n], models, n) for n in ("label", "proba"))  # type: ignore[return-value]
 

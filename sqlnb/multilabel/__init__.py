@@ -59,9 +59,16 @@ def threshold_for(entry: Entry, threshold: float | None) -> float:
     return checked(threshold if threshold is not None else entry.params.get("threshold"))
 
 
+def logistic(v: exp.Expr) -> dict[str, exp.Expr]:
+    """The binary posterior step (``sql/multilabel/logistic.sql``) of the log odds ``v``: its
+    ``proba`` and ``log_proba``; every form (rows, DuckDB's lists, ClickHouse's arrays) takes it."""
+    return templates.expressions("multilabel/logistic.sql", v=v)
+
+
 def posterior(jll: str) -> exp.Select:
     """Every (document, label)'s binary probability from the relation ``jll`` (log odds)."""
-    return templates.select("multilabel/posterior.sql", jll=exp.to_table(jll))
+    step = logistic(exp.column("jll", "j"))
+    return templates.select("multilabel/posterior.sql", jll=exp.to_table(jll), **step)
 
 
 def listed(
@@ -79,6 +86,7 @@ def listed(
         model=model,
         label=chosen["label"],
         proba=chosen["proba"],
+        logistic=logistic(exp.column("v"))["proba"],
     )
     return {c: exp.select(c).from_(scored.subquery("u")).subquery() for c in ("label", "proba")}
 
