@@ -4,11 +4,14 @@ explanations, the linear form, model files and cross-validated alpha."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from pathlib import Path
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import random_corpus
+from conftest import copy_database, random_corpus
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.model_selection import GridSearchCV, PredefinedSplit
 from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, GaussianNB, MultinomialNB
@@ -57,22 +60,42 @@ FEATURES = {"gaussian": ("a", "b"), "categorical": ("c",), "mixed": None}
 TABLE_KINDS = ["gaussian", "categorical", "mixed"]
 
 
+@pytest.fixture(scope="module")
+def unions(tmp_path_factory) -> Callable[[str], Path]:
+    """A kind's data and its model "whole" trained on all of it, in a DuckDB file: trained
+    once per kind for every number of batches (issue 36), each test appending to a copy."""
+    files: dict[str, Path] = {}
+
+    def union(kind: str) -> Path:
+        if kind not in files:
+            path = tmp_path_factory.mktemp("union") / f"{kind}.duckdb"
+            with duckdb.connect(str(path)) as con:
+                if kind in TEXT_KINDS:
+                    random_corpus(101, n_classes=4, vocab=400, n_train=200).load(con)
+                    data, given = "train_tokens", "train_labels"
+                else:
+                    load(con, "t", table_frame(102))
+                    data, given = sqlnb.Table("t", features=FEATURES[kind]), None
+                sqlnb.train(con, data, given, model="whole", kind=kind)
+            files[kind] = path
+        return files[kind]
+
+    return union
+
+
 @pytest.mark.parametrize("kind", TEXT_KINDS + TABLE_KINDS)
 # 10 batches: 10-14 s per kind in CI (issue 36: out of the quick loop, still in CI)
 @pytest.mark.parametrize("batches", [1, 2, pytest.param(10, marks=pytest.mark.slow)])
-def test_append_equals_training_on_the_union(con, kind, batches):
+def test_append_equals_training_on_the_union(unions, tmp_path, kind, batches):
+    con = duckdb.connect(str(copy_database(unions(kind), tmp_path / "db.duckdb")))
     if kind in TEXT_KINDS:
-        corpus = random_corpus(101, n_classes=4, vocab=400, n_train=200)
-        corpus.load(con)
-        labels, data, test = corpus.train_labels, "train_tokens", "test_tokens"
+        labels = con.execute("SELECT * FROM train_labels ORDER BY doc_id").df()
+        data, test = "train_tokens", "test_tokens"
     else:
-        frame = table_frame(102)
-        load(con, "t", frame)
+        labels = con.execute("SELECT * FROM t ORDER BY id").df()
         features = FEATURES[kind]
-        labels, data, test = frame, sqlnb.Table("t", features=features), sqlnb.Table("t")
-    whole = sqlnb.train(
-        con, data, "train_labels" if kind in TEXT_KINDS else None, model="whole", kind=kind
-    )
+        data, test = sqlnb.Table("t", features=features), sqlnb.Table("t")
+    whole = sqlnb.load(con, "whole")
     # Batches by id; the first lacks a class, so a new class appears on appending.
     ids = labels.iloc[:, 0].to_numpy()
     order = np.argsort((ids * 7919) % 1009, kind="stable")
