@@ -150,39 +150,66 @@ def train(db: sqlnb.Database, source: str, options: dict) -> sqlnb.Model:
     return sqlnb.train(db, "train_tokens", "train_labels", **options)
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_engine_agrees_with_duckdb(engine, reference, case):
+def _case_results(e, case: str) -> dict:
+    """A case trained on an engine: its params, its prior and parameter tables' rows, its
+    posteriors (log_proba NULL where -infinity) and labels, and its evaluation."""
     build, source, options = CASES[case]
-    frames = build()
-    for e in (engine, reference):
-        for name, frame in frames.items():
-            e.load(name, frame)
-    got, expected = train(engine.db, source, options), train(reference.db, source, options)
-    assert got.params == expected.params
-    # Priors and parameters.
-    for table in ["sqlnb_prior", *PARAMETER_TABLES[got.kind_name]]:
-        a, b = rows_of(engine.db, table), rows_of(reference.db, table)
-        numeric = {i for i, v in enumerate(b[0]) if isinstance(v, float)}
-        assert_close_rows(a, b, numeric)
-    # Posteriors (log_proba NULL where -infinity) and labels.
+    for name, frame in build().items():
+        e.load(name, frame)
+    model = train(e.db, source, options)
     data = sqlnb.Table("t") if source == "table" else sqlnb.Tokens("test_tokens")
 
-    def predictions(model: sqlnb.Model, proba: bool) -> list[tuple]:
+    def predictions(proba: bool) -> list[tuple]:
         rows = model.db.fetch(model.prediction_query(data, proba=proba))
         return sorted((tuple(canonical(v) for v in r) for r in rows), key=repr)
 
-    assert_close_rows(predictions(got, True), predictions(expected, True), {2, 3})
-    assert_close_rows(predictions(got, False), predictions(expected, False), {2})
-    if source == "tokens":
-        probas = {r[0]: r for r in predictions(expected, True) if r[0] == 999_001}
+    return {
+        "params": model.params,
+        "tables": {
+            table: rows_of(e.db, table)
+            for table in ["sqlnb_prior", *PARAMETER_TABLES[model.kind_name]]
+        },
+        "proba": predictions(True),
+        "labels": predictions(False),
+        "evaluation": model.evaluate(
+            data if source == "table" else "test_tokens",
+            None if source == "table" else "train_labels",
+        ),
+    }
+
+
+_DUCKDB: dict[object, object] = {}  # DuckDB's results, computed once per module (issue 36)
+
+
+def duckdb_results(key: object, compute):
+    """``compute(reference)`` on a fresh DuckDB, once per module for every engine compared
+    with it: DuckDB's side of a comparison does not depend on the engine."""
+    if key not in _DUCKDB:
+        from engines import open_engine
+
+        for reference in open_engine("duckdb"):
+            _DUCKDB[key] = compute(reference)
+    return _DUCKDB[key]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_engine_agrees_with_duckdb(engine, case):
+    got = _case_results(engine, case)
+    expected = duckdb_results(("case", case), lambda reference: _case_results(reference, case))
+    assert got["params"] == expected["params"]
+    # Priors and parameters.
+    assert got["tables"].keys() == expected["tables"].keys()
+    for table, b in expected["tables"].items():
+        numeric = {i for i, v in enumerate(b[0]) if isinstance(v, float)}
+        assert_close_rows(got["tables"][table], b, numeric)
+    # Posteriors (log_proba NULL where -infinity) and labels.
+    assert_close_rows(got["proba"], expected["proba"], {2, 3})
+    assert_close_rows(got["labels"], expected["labels"], {2})
+    if CASES[case][1] == "tokens":
+        probas = {r[0]: r for r in expected["proba"] if r[0] == 999_001}
         assert probas, "the long document is scored"
     # Evaluation agrees too.
-    a = got.evaluate(
-        data if source == "table" else "test_tokens", None if source == "table" else "train_labels"
-    )
-    b = expected.evaluate(
-        data if source == "table" else "test_tokens", None if source == "table" else "train_labels"
-    )
+    a, b = got["evaluation"], expected["evaluation"]
     assert a["confusion"] == b["confusion"] or [
         {k: str(canonical(v)) for k, v in c.items()} for c in a["confusion"]
     ] == [{k: str(canonical(v)) for k, v in c.items()} for c in b["confusion"]]
@@ -295,17 +322,21 @@ def test_text_pipeline_on_every_engine(engine, reference):
     assert all(abs(a[2] - b[2]) <= 1e-9 for a, b in zip(*results))
 
 
-def test_calibration_and_decisions_on_every_engine(engine, reference):
+def test_calibration_and_decisions_on_every_engine(engine):
     """calibrate fits the same calibration on every engine, whose predictions with it, with
     costs and with estimated priors agree with DuckDB's; evaluate's ECE and Brier too. (On
     Spark, whose every query costs about a second, isotonic only: the fits' SQL is the same on
     every engine.)"""
-    methods = ["isotonic"] if engine.name == "spark" else ["temperature", "sigmoid", "isotonic"]
-    for first, method in enumerate(methods):
-        _calibration_agrees(engine, reference, method, load=first == 0)
+    methods = ("isotonic",) if engine.name == "spark" else ("temperature", "sigmoid", "isotonic")
+    expected = duckdb_results(
+        ("calibration", methods), lambda reference: _calibrated_all(reference, methods)
+    )
+    for method, got in zip(methods, _calibrated_all(engine, methods)):
+        _calibration_agrees(got, expected[methods.index(method)])
 
 
-def _calibration_agrees(engine, reference, method: str, *, load: bool) -> None:
+def _calibrated_all(e, methods: tuple[str, ...]) -> list[tuple]:
+    """The data loaded once, then per method a training, its calibration and what follows."""
     frames = text_frames(17, "text")
     frames["costs"] = pd.DataFrame(
         [
@@ -315,36 +346,36 @@ def _calibration_agrees(engine, reference, method: str, *, load: bool) -> None:
         ],
         columns=["actual", "predicted", "cost"],
     )
-    for e in (engine, reference) if load else ():
-        for name, frame in frames.items():
-            e.load(name, frame)
-    results = []
-    for e in (engine, reference):
-        model = sqlnb.train(e.db, "train_tokens", "train_labels", alpha=0.5)
-        model.calibrate("train_tokens", "train_labels", method=method)
-        model = sqlnb.load(e.db, "default")
-        stored = e.db.fetch(
-            exp.select("class_id", "lo", "a", "b")
-            .from_("sqlnb_calibration")
-            .order_by("class_id", "lo")
-        )
-        options = model.decision_options(costs="costs")
-        costed = e.db.fetch(model.prediction_query("test_tokens", **options))
-        priors = model.new_priors("estimate", "test_tokens")
-        shifted = e.db.fetch(
-            model.prediction_query(
-                "test_tokens", proba=True, **model.decision_options(priors=priors)
-            )
-        )
-        measures = model.evaluate("train_tokens", "train_labels")
-        results.append((stored, costed, priors, shifted, measures))
-    (stored, costed, priors, shifted, measures), expected = results
-    for got, want, numeric in (
+    for name, frame in frames.items():
+        e.load(name, frame)
+    return [_calibrated(e, method) for method in methods]
+
+
+def _calibrated(e, method: str) -> tuple:
+    model = sqlnb.train(e.db, "train_tokens", "train_labels", alpha=0.5)
+    model.calibrate("train_tokens", "train_labels", method=method)
+    model = sqlnb.load(e.db, "default")
+    stored = e.db.fetch(
+        exp.select("class_id", "lo", "a", "b").from_("sqlnb_calibration").order_by("class_id", "lo")
+    )
+    options = model.decision_options(costs="costs")
+    costed = e.db.fetch(model.prediction_query("test_tokens", **options))
+    priors = model.new_priors("estimate", "test_tokens")
+    shifted = e.db.fetch(
+        model.prediction_query("test_tokens", proba=True, **model.decision_options(priors=priors))
+    )
+    measures = model.evaluate("train_tokens", "train_labels")
+    return stored, costed, priors, shifted, measures
+
+
+def _calibration_agrees(got: tuple, expected: tuple) -> None:
+    stored, costed, priors, shifted, measures = got
+    for rows, want, numeric in (
         (stored, expected[0], {1, 2, 3}),
         (costed, expected[1], {2, 3}),
         (shifted, expected[3], {2, 3}),
     ):
-        a = sorted((tuple(canonical(v) for v in r) for r in got), key=repr)
+        a = sorted((tuple(canonical(v) for v in r) for r in rows), key=repr)
         b = sorted((tuple(canonical(v) for v in r) for r in want), key=repr)
         assert_close_rows(a, b, numeric)
     assert priors == pytest.approx(expected[2], abs=1e-9)
