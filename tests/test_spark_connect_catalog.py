@@ -45,8 +45,11 @@ def connect_server(folder: Path, port: int, *conf: str) -> Iterator[str]:
     import pyspark
 
     home = Path(pyspark.__file__).parent
+    # nothing of Spark's configured but the JVM's own flags (SPARK_SUBMIT_OPTS: CI's C1-only
+    # compiler and serial GC, which change no catalog and halve a short JVM's CPU)
+    kept = ("SPARK_SUBMIT_OPTS",)
     env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("SPARK_")},
+        **{k: v for k, v in os.environ.items() if not k.startswith("SPARK_") or k in kept},
         "SPARK_HOME": str(home),
         "SPARK_LOCAL_IP": "127.0.0.1",
         "SPARK_LOG_DIR": str(folder / "logs"),
