@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -174,3 +175,16 @@ def open_engine(name: str) -> Iterator[Engine]:
         yield Engine(name, sqlnb.connect(spark))
         spark.sql("USE default")
         spark.sql(f"DROP DATABASE {namespace} CASCADE")
+
+
+_DUCKDB: dict[Any, Any] = {}  # DuckDB's results, computed once per test process (issue 36)
+
+
+def duckdb_results(key: Any, compute: Callable[[Engine], Any]) -> Any:
+    """``compute(reference)`` on a fresh DuckDB, once per test process for every engine
+    compared with it (``key`` names what is computed, in every module that asks): DuckDB's
+    side of a comparison does not depend on the engine it is compared with."""
+    if key not in _DUCKDB:
+        for reference in open_engine("duckdb"):
+            _DUCKDB[key] = compute(reference)
+    return _DUCKDB[key]

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import random_corpus
+from engines import duckdb_results
 from sqlglot import exp
 
 import sqlnb
@@ -176,20 +177,6 @@ def _case_results(e, case: str) -> dict:
             None if source == "table" else "train_labels",
         ),
     }
-
-
-_DUCKDB: dict[object, object] = {}  # DuckDB's results, computed once per module (issue 36)
-
-
-def duckdb_results(key: object, compute):
-    """``compute(reference)`` on a fresh DuckDB, once per module for every engine compared
-    with it: DuckDB's side of a comparison does not depend on the engine."""
-    if key not in _DUCKDB:
-        from engines import open_engine
-
-        for reference in open_engine("duckdb"):
-            _DUCKDB[key] = compute(reference)
-    return _DUCKDB[key]
 
 
 @pytest.mark.parametrize("case", CASES)
