@@ -274,8 +274,11 @@ def test_duckdb_functions_walk_a_calibrated_tree(tmp_path: Path, method: str) ->
 def test_every_engine_walks_as_duckdb(engine: Any, reference: Any) -> None:
     """PostgreSQL, Spark and ClickHouse (and SQLite) train the same hierarchical model as DuckDB
     and walk it as DuckDB does, at the stored confidence and at others (documents left
-    unassigned among them), and their sqlnb_classify and sqlnb_proba give that walk (not yet
-    Spark's: its functions score any model's rows and do not walk the tree)."""
+    unassigned among them), and their sqlnb_classify and sqlnb_proba give that walk at the
+    stored confidence, for two models of one signature that store 0.7 and 0.95 (PostgreSQL's
+    branch per signature gave both the first one's walk). Spark's functions, the rows form of
+    any model, do not walk a tree: an error that names the model and Spark (they gave the
+    leaf)."""
     import pandas as pd
     from test_functions import function_rows
 
@@ -283,27 +286,41 @@ def test_every_engine_walks_as_duckdb(engine: Any, reference: Any) -> None:
     from sqlnb import training
 
     walks: dict[str, dict[float | None, dict[int, tuple[Any, ...]]]] = {}
-    functions: dict[str, dict[int, tuple[Any, ...]]] = {}
-    confidences = (None, 0.5) if engine.name == "spark" else (None, 0.5, 0.95)  # (Spark: slow)
+    functions: dict[str, dict[str, dict[int, tuple[Any, ...]]]] = {}
+    confidences = (None, 0.5, 0.95)
     for e in (engine, reference):
         for name, seed, n in (("train_docs", 1, 300), ("test_docs", 2, 200)):
             e.load(name, pd.DataFrame(corpus(seed, n), columns=["doc_id", "text", "label"]))
-        training.train(e.db, sqlnb.Docs("train_docs"), model="tree", hierarchy=("/", 0.7)).apply()
+        for name, stored in (("tree", 0.7), ("strict", 0.95)):
+            hierarchy = ("/", stored)
+            training.train(e.db, sqlnb.Docs("train_docs"), model=name, hierarchy=hierarchy).apply()
         model = sqlnb.load(e.db, "tree")
         walks[e.name] = {}
-        for c in confidences:
+        for c in (None, 0.5) if e.name == "spark" else confidences:  # (Spark: slow)
             query = model.prediction_query(sqlnb.Docs("test_docs"), confidence=c)
             walks[e.name][c] = {int(r[0]): tuple(r[1:]) for r in e.db.fetch(query)}
-        sql = "SELECT doc_id, sqlnb_classify('tree', text), sqlnb_proba('tree', text) FROM "
-        sql += "test_docs"
-        functions[e.name] = {int(r[0]): tuple(r[1:]) for r in function_rows(e, sql)}
+        functions[e.name] = {}
+        for name in ("tree", "strict"):
+            sql = f"SELECT doc_id, sqlnb_classify('{name}', text), sqlnb_proba('{name}', text) "
+            sql += "FROM test_docs"
+            if e.name == "spark":
+                from pyspark.errors import PySparkException
+
+                for function in ("sqlnb_classify", "sqlnb_proba"):
+                    message = f"model '{name}' is hierarchical: Spark's SQL functions do not walk"
+                    with pytest.raises(PySparkException, match=message):
+                        function_rows(e, f"SELECT {function}('{name}', 'film gallery')")
+                continue
+            functions[e.name][name] = {int(r[0]): tuple(r[1:]) for r in function_rows(e, sql)}
     want = walks["duckdb"]
-    assert sum(r[0] is None for r in want[None].values()) > 0  # the unassigned case
+    for c in (None, 0.95):
+        assert sum(r[0] is None for r in want[c].values()) > 0, c  # the unassigned case
     assert len({r[2] for r in want[None].values()}) > 1  # walks of several depths
-    for c in confidences:
+    for c in walks[engine.name]:
         assert same(walks[engine.name][c], want[c]), c
-    if engine.name == "spark":  # Spark's functions (any model's rows) do not walk yet
-        return
-    for doc_id, (label, proba) in functions[engine.name].items():
-        assert label == want[None][doc_id][0], doc_id
-        assert abs(proba - want[None][doc_id][1]) <= 1e-12, doc_id
+    for name, c in (("tree", None), ("strict", 0.95)) if engine.name != "spark" else ():
+        got = functions[engine.name][name]
+        assert got.keys() == want[c].keys(), name
+        for doc_id, (label, proba) in got.items():
+            assert label == want[c][doc_id][0], (name, doc_id)
+            assert abs(proba - want[c][doc_id][1]) <= 1e-12, (name, doc_id)

@@ -83,10 +83,11 @@ class PostgresFunctions(Plain):
 
 class SparkFunctions(Plain):
     """Spark's SQL functions: the rows form of any model (no table function: IDENTIFIER()
-    takes only a constant); with a multi-label model, sqlnb_classify returns an array."""
+    takes only a constant); with a multi-label model, sqlnb_classify returns an array; a
+    hierarchical model is an error that names it (this form does not walk a tree)."""
 
     def functions(self, db: Database, shape: Shape) -> list[Statement]:
-        label, proba = rows.scalars(db, shape, lists=shape.multi)
+        label, proba = rows.scalars(db, shape, modes=True)
         return list(wrap.spark(db, label, proba, "ARRAY<STRING>" if shape.multi else "STRING"))
 
 

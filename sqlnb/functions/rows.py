@@ -77,17 +77,24 @@ def branches(db: Database, shape: Shape) -> list[tuple[list[str], dict[str, exp.
     return found
 
 
-def scalars(db: Database, shape: Shape, *, lists: bool = False) -> tuple[exp.Expr, exp.Expr]:
+def scalars(db: Database, shape: Shape, *, modes: bool = False) -> tuple[exp.Expr, exp.Expr]:
     """The label and the probability of the text sqlnb_text under the model sqlnb_model, any
-    model, each checked first (the scalar functions of PostgreSQL and Spark). With ``lists``
-    (Spark's, in a database with a multi-label model) the label is a list: a multi-label
-    model's labels at its threshold (:func:`labels`), another's label as a list of one."""
+    model, each checked first (the scalar functions of PostgreSQL and Spark). With ``modes``
+    (Spark's) the label modes: in a database with a multi-label model the label is a list (a
+    multi-label model's labels at its threshold, :func:`labels`; another's label as a list of
+    one), and a hierarchical model is an error that names it and the engine (this form does
+    not walk a tree: ``sql/labels/flat_models.sql``), not its leaf."""
     one = exp.select(exp.convert(1).as_("doc_id"))
     tokens = text_tokens(db, list(shape.tokenizers))
-    text = labels(tokens, one, shape, lists=db.dialect.name if lists else None)
+    text = labels(tokens, one, shape, lists=db.dialect.name if modes and shape.multi else None)
     found = [scalar(text, c, db.dialect.table_function) for c in ("label", "proba")]
-    if not lists:
+    if not modes:
         found = [_flat(shape, value) for value in found]
+    elif shape.hierarchy:
+        flat = templates.select("labels/flat_models.sql").subquery()
+        engine = db.dialect.name.capitalize()
+        why = f"is hierarchical: {engine}'s SQL functions do not walk its tree (sqlnb predict does)"
+        found = [_checked(flat.copy(), why, value) for value in found]
     return found[0], found[1]
 
 

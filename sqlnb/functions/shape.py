@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -123,6 +124,10 @@ def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
         shape = [the_kind.name, terms, params["tokenizer"]]
         # a label mode: multi-label at its threshold (the query holds it as a literal)
         mode = ["multi_label", params.get("threshold")] if params.get("multi_label") else []
+        if params.get("hierarchy"):  # a tree: its paths and confidence, literals there too
+            leaves = json.dumps([str(c["label"]) for c in catalog.classes(db, row["model"])])
+            digest = hashlib.sha256(leaves.encode()).hexdigest()[:16]
+            mode += ["hierarchy", params["hierarchy"], params.get("confidence"), digest]
         signature = json.dumps([*shape, methods.get(row["model"]), *mode], sort_keys=True)
         found.append((str(row["model"]), signature))
     return tuple(sorted(found))
