@@ -138,7 +138,7 @@ class Model(Entry):
         other column and row stays as it was. Every row is classified (a row without tokens
         gets the prior). ``options`` are :meth:`decision_options`' (calibration, new priors,
         costs). Returns the number of rows updated."""
-        multi = bool(self.params.get("multi_label"))  # labels as a list (sqlnb.multilabel)
+        multi = multilabel.marked(self.params)  # labels as a list (sqlnb.multilabel)
         target = templates.table(table)
         columns = self.db.columns(target)
         if id_column not in columns:
@@ -218,7 +218,7 @@ class Model(Entry):
         """Accuracy, macro-F1, log-loss, the Brier score, the expected calibration error (15
         bins), per-class precision/recall/F1/support, confusion, the reliability bins; for a
         multi-label model, its metrics (:mod:`sqlnb.multilabel.metrics`)."""
-        if self.params.get("multi_label"):
+        if multilabel.marked(self.params):
             return metrics.evaluate(self.db, self, data, labels)
         create, queries, drop_it = self.evaluation_statements(data, labels, calibrate=calibrate)
         confusion, per_class, summary, reliability = queries

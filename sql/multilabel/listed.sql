@@ -1,7 +1,7 @@
 -- Multi-label models in DuckDB's SQL functions (sqlnb_classify, sqlnb_proba), over the lookup
 -- row $row (l: sql/macros/lookup.sql) of model $model. For a model that stores a threshold
--- (trained with --multi-label: sqlnb.multilabel) each label's binary probability is
--- $logistic of its log odds v ($jll, in class order): sql/multilabel/logistic.sql, the step
+-- (trained with --multi-label: $modes, sql/multilabel/modes.sql) each label's binary
+-- probability is $logistic of its log odds v ($jll, in class order): sql/multilabel/logistic.sql, the step
 -- sql/multilabel/posterior.sql takes too (a NULL jll a probability of 0): sqlnb_classify's labels are those at or above the threshold,
 -- in class order (the labels' sorted order), an empty list if none; sqlnb_proba is the largest
 -- probability. For any other model its $label as a list of one (none if NULL: a walk that
@@ -36,8 +36,8 @@ SELECT
   END AS proba
 FROM $row AS l
 LEFT JOIN (
-  SELECT CAST(JSON_EXTRACT_STRING(g.params, '$.threshold') AS DOUBLE) AS threshold
-  FROM sqlnb_models AS g
-  WHERE g.model = $model AND JSON_EXTRACT_STRING(g.params, '$.multi_label') = 'true'
+  SELECT g.threshold AS threshold
+  FROM $modes AS g
+  WHERE g.model = $model
 ) AS m
   ON TRUE

@@ -1,7 +1,7 @@
 -- Multi-label models in the rows form of any model (Spark's SQL functions: sqlnb/functions/
 -- rows.py), one row per document of $posterior (the flat posterior, rn = 1 its label) and
 -- $binary (each label's binary probability: sql/multilabel/posterior.sql), both of the model
--- sqlnb_model. For a model that stores a threshold (trained with --multi-label) label is
+-- sqlnb_model. For a model that stores a threshold ($modes: sql/multilabel/modes.sql) label is
 -- $listed (sql/multilabel/sorted.sql: the labels whose binary probability is at or above it,
 -- in class order, the labels' sorted order), $empty when none, and proba the largest binary
 -- probability; for any other model its label as a list of one (none if NULL) and its proba.
@@ -27,15 +27,7 @@ FROM (
     ON b.doc_id = p.doc_id AND b.class_id = p.class_id
   JOIN sqlnb_classes AS c
     ON c.class_id = p.class_id
-  JOIN (
-    SELECT
-      m.model AS model,
-      CASE
-        WHEN JSON_EXTRACT_STRING(m.params, '$.multi_label') = 'true'
-        THEN CAST(JSON_EXTRACT_STRING(m.params, '$.threshold') AS DOUBLE)
-      END AS threshold
-    FROM sqlnb_models AS m
-  ) AS g
+  JOIN $modes AS g
     ON TRUE
   WHERE c.model = sqlnb_model AND g.model = sqlnb_model
   GROUP BY p.doc_id

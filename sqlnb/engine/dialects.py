@@ -17,13 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
 
 import sqlglot
 from sqlglot import exp
-from sqlglot.dialects.clickhouse import ClickHouse
 
-from sqlnb.engine import scratch
+from sqlnb.engine import scratch, spellings  # (spellings: registers sqlglot's dialects)
 from sqlnb.errors import SqlnbError
 
 
@@ -137,65 +135,6 @@ CLICKHOUSE_SETTINGS = {
 }
 
 
-class SqlnbClickHouse(ClickHouse):
-    """sqlglot's ClickHouse, writing what DuckDB's functions mean in ClickHouse's names: its
-    lower() and upper() are ASCII-only (lowerUTF8), its regular expressions are RE2's."""
-
-    class Generator(ClickHouse.Generator):  # type: ignore[misc,valid-type]  # sqlglot-made
-        # DuckDB's TIMESTAMP has microseconds, ClickHouse's DateTime seconds
-        TYPE_MAPPING: ClassVar[dict[Any, str]] = {
-            **ClickHouse.Generator.TYPE_MAPPING,
-            exp.DataType.Type.TIMESTAMP: "DateTime64(6)",
-            exp.DataType.Type.TIMESTAMPNTZ: "DateTime64(6)",
-        }
-        TRANSFORMS: ClassVar[dict[Any, Any]] = {
-            **ClickHouse.Generator.TRANSFORMS,
-            exp.Lower: lambda self, e: self.func("lowerUTF8", e.this),
-            exp.Upper: lambda self, e: self.func("upperUTF8", e.this),
-            exp.RegexpExtractAll: lambda self, e: self.func("extractAll", e.this, e.expression),
-            exp.CurrentTimestamp: lambda self, e: "now64(6)",  # now() has whole seconds
-            # DuckDB's list functions, as the SQL functions' tokenizer writes them
-            exp.RegexpFullMatch: lambda self, e: self.func("match", e.this, _anchored(e)),
-            exp.Length: lambda self, e: self.func("length", e.this),
-            exp.GenerateSeries: lambda self, e: self.func(
-                "range",
-                e.args["start"],
-                e.args["end"]
-                if e.args.get("is_end_exclusive")
-                else exp.Add(this=e.args["end"], expression=exp.convert(1)),
-            ),
-        }
-
-        def anonymous_sql(self, expression: exp.Anonymous) -> str:
-            """DuckDB's LIST_CONCAT, LIST_POSITION and LIST_SUM in ClickHouse's names."""
-            name = str(expression.this).upper()
-            if name == "LIST_CONCAT":
-                return str(self.func("arrayConcat", *expression.expressions))
-            if name == "LIST_POSITION":
-                return str(self.func("indexOf", *expression.expressions))
-            if name == "LIST_SUM":  # NULLs left out, as DuckDB's (ClickHouse refuses them)
-                v = exp.to_identifier("v")
-                none = exp.func("ifNull", exp.column(v), exp.convert(0))
-                return str(self.func("arraySum", exp.Lambda(this=none, expressions=[v]),
-                                     *expression.expressions))  # fmt: skip
-            return str(super().anonymous_sql(expression))
-
-        def alter_sql(self, expression: exp.Alter) -> str:
-            """ALTER TABLE a RENAME TO b is RENAME TABLE a TO b."""
-            actions = expression.args.get("actions") or []
-            if len(actions) == 1 and isinstance(actions[0], exp.AlterRename):
-                return f"RENAME TABLE {self.sql(expression.this)} TO {self.sql(actions[0].this)}"
-            return str(super().alter_sql(expression))
-
-
-def _anchored(e: exp.Expr) -> exp.Expr:
-    """A full match's pattern for a function that finds a match anywhere: ^(?:pattern)$."""
-    pattern = e.expression
-    if isinstance(pattern, exp.Literal):
-        return exp.Literal.string(f"^(?:{pattern.this})$")
-    return exp.func("concat", exp.Literal.string("^(?:"), pattern, exp.Literal.string(")$"))
-
-
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
@@ -226,7 +165,7 @@ DIALECTS: dict[str, Dialect] = {
         # PostgresBackend.opening.)
         Dialect(
             "postgres",
-            "postgres",
+            spellings.POSTGRES,
             begin="BEGIN",
             snapshot="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
             view_if_not_exists=False,
@@ -259,7 +198,7 @@ DIALECTS: dict[str, Dialect] = {
         # No transactions; DELETE is ClickHouse's lightweight delete (synchronous here).
         Dialect(
             "clickhouse",
-            "sqlnbclickhouse",
+            spellings.CLICKHOUSE,
             begin=None,
             commit=None,
             rollback=None,

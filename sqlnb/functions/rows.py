@@ -105,8 +105,8 @@ def _flat(shape: Shape, value: exp.Expr) -> exp.Expr:
         return value
     flat = (
         exp.select("model")
-        .from_(catalog.MODELS.node())
-        .where(exp.column("params").like(exp.convert('%"multi_label": true%')).not_())
+        .from_(multilabel.modes().subquery("g"))
+        .where(exp.column("threshold").is_(exp.null()))
     )
     why = "is multi-label: these SQL functions do not serve it yet (sqlnb predict does)"
     return _checked(flat.subquery(), why, value)
@@ -318,5 +318,6 @@ def labels(
             binary=exp.to_table(binary),
             listed=listed,
             empty=exp.cast(exp.Array(expressions=[]), empty),
+            modes=multilabel.modes(),
         )
     return Pipeline(steps).select(final)

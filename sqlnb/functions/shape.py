@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from sqlnb import catalog, templates
+from sqlnb import catalog, multilabel, templates
 from sqlnb.catalog import TOKENIZERS
 from sqlnb.errors import SqlnbError
 from sqlnb.functions import forms, wrap
@@ -78,7 +78,7 @@ class Shape:
         params = db.fetch(exp.select("params").from_(catalog.MODELS.node()))
         kept = [json.loads(str(p[0])) for p in params]
         tree = any("hierarchy" in p for p in kept)
-        multi = any(p.get("multi_label") for p in kept)
+        multi = any(multilabel.marked(p) for p in kept)
         return cls(tokenizers, scaled, mapped, transformed, lazy, models, tree, multi)
 
     @property
@@ -123,7 +123,7 @@ def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
         terms = list(the_kind.terms(params).signature)
         shape = [the_kind.name, terms, params["tokenizer"]]
         # a label mode: multi-label at its threshold (the query holds it as a literal)
-        mode = ["multi_label", params.get("threshold")] if params.get("multi_label") else []
+        mode = ["multi_label", params.get("threshold")] if multilabel.marked(params) else []
         if params.get("hierarchy"):  # a tree: its paths and confidence, literals there too
             leaves = json.dumps([str(c["label"]) for c in catalog.classes(db, row["model"])])
             digest = hashlib.sha256(leaves.encode()).hexdigest()[:16]

@@ -33,7 +33,19 @@ MODE = "multi_label"  # the params' key of a multi-label model
 
 def of(entry: Entry) -> bool:
     """Whether ``entry`` is a multi-label model."""
-    return bool(entry.params.get(MODE))
+    return marked(entry.params)
+
+
+def marked(params: dict[str, Any]) -> bool:
+    """Whether a model's stored ``params`` are a multi-label model's: the one place Python
+    reads the mark (SQL reads it in ``sql/multilabel/modes.sql``, :func:`modes`)."""
+    return bool(params.get(MODE))
+
+
+def modes() -> exp.Select:
+    """(model, threshold) of every model in the catalog: a multi-label model's stored
+    threshold, NULL for another (``sql/multilabel/modes.sql``)."""
+    return templates.select("multilabel/modes.sql")
 
 
 def checked(threshold: float | None) -> float:
@@ -87,6 +99,7 @@ def listed(
         label=chosen["label"],
         proba=chosen["proba"],
         logistic=logistic(exp.column("v"))["proba"],
+        modes=modes(),
     )
     return {c: exp.select(c).from_(scored.subquery("u")).subquery() for c in ("label", "proba")}
 
