@@ -118,8 +118,9 @@ def creates(db: Database, *kinds: Kind, script: bool = False) -> list[exp.Expr]:
         if found is None or script or (t.view and found == "table"):
             statements.append(templates.render(t.create))
         if t.lookup and db.dialect.lookup and not script:  # for the SQL functions
-            hashed = db.dialect.lookup == "hash"
-            statements.append(dialects.index(t.node(), "lookup", t.lookup, hashed=hashed))
+            index = dialects.index(t.node(), "lookup", t.lookup, hashed=db.dialect.lookup == "hash")
+            if found is None or db.relation_type(exp.to_table(index.this.name)) is None:
+                statements.append(index)  # (asked first: an index is a relation too)
     return statements
 
 

@@ -275,13 +275,13 @@ class Model(Entry):
         written = training.Training(self.db, self.name, self.kind, self.params, [])
         written.command, written.keep = "calibrate", keep
         with self.db.transaction():
-            versions.before_write(self.db, self.name)
+            kept = versions.before_write(self.db, self.name)
             for statement in catalog.creates(self.db, self.kind):
                 self.db.execute(statement)
             for statement in fitted.statements(self.name):
                 self.db.execute(statement)
             self._check_current()
-            training.finish(written)
+            training.finish(written, earlier=kept.earlier)
         return fitted
 
     def calibration(self) -> list[dict[str, Any]]:

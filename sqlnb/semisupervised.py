@@ -169,7 +169,7 @@ def train(
     history: list[dict[str, Any]] = []
     with db.transaction():
         db.stage("preparing")
-        versions.before_write(db, model, anew=True)  # the version it replaces is kept
+        kept = versions.before_write(db, model, anew=True)  # the version it replaces is kept
         labeled = _table(db, LABELED, weighted)
         labeled_ids = exp.select("doc_id").from_(labeled.copy())
         tokens = _table(  # the labeled documents' tokens (the table may hold others too)
@@ -228,7 +228,7 @@ def train(
             db.execute(statement)
         done = training.Training(db, model, the_kind, params, [], reads=f"table {source.table!r}")
         done.command, done.keep = "train", keep
-        written = training.finish(done)
+        written = training.finish(done, earlier=kept.earlier)
         for name in (TOKENS, UNLABELED, DOCUMENTS, LABELED, WEIGHTS, POSTERIOR):
             db.drop_temporary(exp.to_table(name))
     return Trained(written, history)

@@ -8,8 +8,10 @@ checked (reads, never writes), which :meth:`Training.apply` runs in one transact
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 from sqlglot import exp
 
@@ -62,14 +64,17 @@ class Training:
         versions.check_keep(self.keep)  # before anything is written
         statements = self.statements
         with self.db.transaction():
+            kept = versions.Kept()
             if functions and self.command:  # the version it replaces is kept
-                anew = self.command in versions.ANEW
-                if versions.before_write(self.db, self.model, anew=anew):  # its rows moved
+                kept = versions.before_write(
+                    self.db, self.model, anew=self.command in versions.ANEW
+                )
+                if kept.moved:  # its rows moved: none left to delete
                     statements = [s for s in statements if not catalog.deleting(s, self.model)]
             for statement in statements:
                 self.db.stage(_stage(statement))
                 self.db.execute(statement)
-            written = finish(self, functions=functions)
+            written = finish(self, functions=functions, earlier=kept.earlier)
             self.db.stage("committing")
             return written
 
@@ -80,12 +85,16 @@ class Training:
         return dialects.script(wrapped, dialect_name)
 
 
-def finish(written: Training, *, functions: bool = True) -> Entry:
+def finish(
+    written: Training, *, functions: bool = True, earlier: list[versions.Version] | None = None
+) -> Entry:
     """The one step after every write of a model (train, append, retune, import, each fold
     of tune), inside its transaction: the kind's checks of what was written, the counts'
     overflow check, the refusal of a text model without a word, and (``functions``) the
     announcement that the model was written (:data:`sqlnb.events.MODEL_WRITTEN`: the SQL
-    functions keep current). Returns the model as the catalog now records it."""
+    functions keep current). ``earlier``: the versions not current, as the write's
+    :func:`versions.before_write` knew them (None: read again). Returns the model as the
+    catalog now records it."""
     db, model, the_kind = written.db, written.model, written.kind
     the_kind.checks.trained(db, model, written.params)
     entry, problem = catalog.written(db, model, the_kind)
@@ -94,7 +103,7 @@ def finish(written: Training, *, functions: bool = True) -> Entry:
     if written.no_words and not entry.info.get("n_features"):
         raise SqlnbError(written.no_words)
     if functions and written.command:
-        versions.after_write(db, model, written.command, written.keep)
+        versions.after_write(db, model, written.command, written.keep, earlier)
     if functions:  # the SQL functions, among others, keep in step (sqlnb.events)
         events.announce(events.MODEL_WRITTEN, db, model)
     return entry
@@ -191,6 +200,24 @@ def writing(
     return catalog.overwrites(statements, model, engine)
 
 
+P = ParamSpec("P")
+
+
+def _probing(
+    build: Callable[Concatenate[Database, P], Training],
+) -> Callable[Concatenate[Database, P], Training]:
+    """A function that builds a :class:`Training` (reads only), its schema probes asked once
+    each (:meth:`Database.probing`)."""
+
+    @functools.wraps(build)
+    def built(db: Database, /, *args: P.args, **kwargs: P.kwargs) -> Training:
+        with db.probing():
+            return build(db, *args, **kwargs)
+
+    return built
+
+
+@_probing
 def train(
     db: Database,
     data: str | Source = "tokens",
@@ -381,6 +408,7 @@ def append(
     )
 
 
+@_probing
 def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
     """Changing a trained model's smoothing or priors without reading its training data: the
     derived tables are recomputed from the stored counts. Giving a hyperparameter sets the

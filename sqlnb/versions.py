@@ -20,6 +20,7 @@ running the rollback again completes it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -121,14 +122,14 @@ def _kind_of(db: Database, where: str) -> Entry | None:
     return Entry(where, found["kind"], {}, found["label_type"], found)
 
 
-def _tables(db: Database, *wheres: str) -> list[ModelTable]:
-    """Every table (not view) the rows kept under ``wheres`` may be in, the catalog first,
-    the versions table last."""
+def _tables(db: Database, *wheres: str, kinds: Sequence[str] = ()) -> list[ModelTable]:
+    """Every table (not view) the rows kept under ``wheres`` (or of ``kinds``, already read)
+    may be in, the catalog first, the versions table last."""
     every = {t.name: t for t in catalog.SHARED}
-    for where in wheres:
-        entry = _kind_of(db, where)
-        if entry is not None:
-            every.update({t.name: t for t in entry.kind.tables})
+    found_kinds = [e.kind_name for w in wheres if (e := _kind_of(db, w)) is not None]
+    for name in (*kinds, *found_kinds):
+        if name in KINDS:
+            every.update({t.name: t for t in KINDS[name].tables})
     found = [t for t in every.values() if not t.view and db.relation_type(t.node()) == "table"]
     return [*found, VERSIONS]
 
@@ -172,27 +173,48 @@ def _run(db: Database, statements: Iterable[exp.Expr]) -> None:
         db.execute(statement)
 
 
-def before_write(db: Database, name: str, *, anew: bool = False) -> bool:
+@dataclass(frozen=True)
+class Kept:
+    """What :func:`before_write` did and knows: whether the model's rows ``moved`` (the write
+    has none left to delete), and the versions that are not current once the write is done
+    (``earlier``; None: not known, :func:`after_write` reads them), so that nothing is read
+    again after the write."""
+
+    moved: bool = False
+    earlier: list[Version] | None = None
+
+
+def before_write(db: Database, name: str, *, anew: bool = False) -> Kept:
     """Inside a write's transaction, before it replaces model ``name``: keep the current
     version under its key (a model written before versions were kept is numbered first).
     A write that reads nothing of the model it replaces (``anew``: train, import) lets the
     rows move to the key where the engine can in its transaction (UPDATE of the key: one
     statement per table, no copy, and nothing left for the write to delete); otherwise
-    they are copied. Returns whether they moved (then the model has no row left to delete)."""
-    if catalog.row(db, name) is None:
-        return False
-    _run(db, [templates.render(VERSIONS.create)])
-    current = [v for v in kept(db, name) if v.current]
+    they are copied. Rows left under the key (by a write interrupted on an engine without
+    transactions: they come with their version row) go first. Returns what it did."""
+    found = catalog.row(db, name)
+    if found is None:  # a first write: without a versions table, no earlier version either
+        return Kept(earlier=None if db.relation_type(VERSIONS.node()) else [])
+    if db.relation_type(VERSIONS.node()) is None:  # (probes are listed once a command)
+        _run(db, [templates.render(VERSIONS.create)])
+    rows = _rows(db, name)
+    current = [v for v in _kept(rows, name) if v.current]
     if not current:  # a model an earlier sqlnb wrote (or whose row was lost): version it
         _run(db, [_record(name, "train", exp.column("trained_at", "m"))])
-        current = [v for v in kept(db, name) if v.current]
-    target, tables = key(name, current[0].version), _tables(db, name)
+        rows = _rows(db, name)
+        current = [v for v in _kept(rows, name) if v.current]
+    target, tables = key(name, current[0].version), _tables(db, kinds=[str(found["kind"])])
+    left = any(str(r["model"]) == target for r in rows)  # rows under the key: none, normally
+    kept_as = dataclasses.replace(current[0], current=False, where=target)
+    earlier = [*(v for v in _kept(rows, name) if not v.current), kept_as]
+    earlier.sort(key=lambda v: v.version)
     if anew and db.dialect.update and db.dialect.begin is not None:
-        _run(db, [*catalog.deletes(target, tables), *_renaming(name, target, tables)])
-        return True
-    _run(db, moving(db, name, target, tables, delete=False))
+        cleared = catalog.deletes(target, tables) if left else []
+        _run(db, [*cleared, *_renaming(name, target, tables)])
+        return Kept(True, earlier)
+    _run(db, moving(db, name, target, tables, delete=False, replace=left))
     _run(db, catalog.deletes(name, [VERSIONS]))
-    return False
+    return Kept(False, earlier)
 
 
 def _renaming(source: str, target: str, tables: Sequence[ModelTable]) -> list[exp.Expr]:
@@ -201,13 +223,18 @@ def _renaming(source: str, target: str, tables: Sequence[ModelTable]) -> list[ex
     return [exp.update(t.node(), {"model": exp.convert(target)}, where=where) for t in tables]
 
 
-def after_write(db: Database, name: str, command: str, keep: int = KEEP) -> None:
+def after_write(
+    db: Database, name: str, command: str, keep: int = KEEP, earlier: list[Version] | None = None
+) -> None:
     """Inside a write's transaction, after it wrote model ``name``: record the new current
-    version and drop the oldest kept ones beyond ``keep`` (the current one included)."""
+    version and drop the oldest kept ones beyond ``keep`` (the current one included). The
+    versions not current (``earlier``, as :func:`before_write` knew them; None: read here)."""
     check_keep(keep)
-    _run(db, [templates.render(VERSIONS.create), _record(name, command)])
-    versions = kept(db, name)
-    for old in [v for v in versions if not v.current][: max(len(versions) - keep, 0)]:
+    known = bool(earlier)  # then before_write found the versions table (else: created here)
+    _run(db, [*([] if known else [templates.render(VERSIONS.create)]), _record(name, command)])
+    if earlier is None:
+        earlier = [v for v in kept(db, name) if not v.current]
+    for old in earlier[: max(len(earlier) + 1 - keep, 0)]:
         _run(db, _dropping(db, name, old))
 
 

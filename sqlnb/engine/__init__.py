@@ -10,6 +10,7 @@ tracer, run it, and turn the engine's errors into :class:`~sqlnb.errors.SqlnbErr
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -35,6 +36,7 @@ from sqlnb.engine.interrupt import interruptibly
 from sqlnb.errors import MissingTable, SqlnbError
 
 T = TypeVar("T")
+_DDL = re.compile(r"\s*(CREATE|DROP|ALTER)\b", re.IGNORECASE)  # what changes the schema
 
 __all__ = ["DIALECTS", "Database", "Dialect", "Row", "dialect", "script", "to_sql"]
 
@@ -60,6 +62,7 @@ class Database:
         # the command line stops taking Ctrl-C for an interruption from then on.
         self.on_commit: Callable[[], None] | None = None
         self._depth = 0
+        self._probed: dict[str, str | None] | None = None  # one command's probes (probing())
         self._threads: int | None = None
         self._temporary: set[str] = set()  # the temporary tables this object made (by name)
 
@@ -182,6 +185,8 @@ class Database:
     def _run(self, text: str, *, fetch: bool) -> list[Row]:
         if self.tracer:
             self.tracer(text)
+        if self._probed and not fetch and _DDL.match(text):  # the names it changes: probe again
+            self._probed = {k: v for k, v in self._probed.items() if k not in text}
         start = time.perf_counter()
         try:
             return self._interruptibly(lambda: self.backend.run(text, fetch), text)
@@ -215,7 +220,7 @@ class Database:
             finally:
                 self._depth -= 1
             return
-        with self.backend.writing():
+        with self.backend.writing(), self.probing():
             self.execute(self.dialect.begin)
             self._depth += 1
             try:
@@ -225,6 +230,7 @@ class Database:
                 yield
             except BaseException:
                 self._depth -= 1
+                self._probed = None if self._probed is None else {}  # what it made is gone
                 with contextlib.suppress(Exception):
                     self.backend.run(self.dialect.rollback or "ROLLBACK", False)
                 raise
@@ -443,6 +449,8 @@ class Database:
     def _bulk(self, call: Callable[[], None], text: str) -> None:
         if self.tracer:
             self.tracer(text)
+        if self._probed:
+            self._probed.clear()
         started = time.perf_counter()
         try:
             self._interruptibly(call, text)
@@ -454,12 +462,33 @@ class Database:
             self.timer(text, time.perf_counter() - started)
 
     def relation_type(self, table_node: exp.Table) -> str | None:
-        """Whether one of sqlnb's own tables (unqualified) is a "table" or a "view", or None."""
-        text = f"relation type of {table_node.name}"
+        """Whether one of sqlnb's own tables (unqualified) is a "table" or a "view", or None
+        (asked once per name inside :meth:`probing`)."""
+        name, text, probed = table_node.name, f"relation type of {table_node.name}", self._probed
         try:
-            return self._interruptibly(lambda: self.backend.relation_type(table_node.name), text)
+            if probed is not None and "" not in probed and name.startswith("sqlnb_"):
+                listed = self._interruptibly(self.backend.relations, text)
+                if listed is not None:  # "": the listing is whole (a CREATE or DROP drops it)
+                    probed.update({n: listed.get(n) for n in (*listed, name, "")})
+            if probed is not None and (name in probed or ("" in probed and name[:6] == "sqlnb_")):
+                return probed.get(name)
+            found = self._interruptibly(lambda: self.backend.relation_type(name), text)
         except self.backend.errors as error:
             raise SqlnbError(messages.one_line(error), sql=text) from None
+        if probed is not None:
+            probed[name] = found
+        return found
+
+    @contextlib.contextmanager
+    def probing(self) -> Iterator[None]:
+        """One command's reads and writes (a transaction's, a training's): sqlnb's relations
+        are listed once (:meth:`relation_type`), again after a CREATE, DROP or ALTER of this
+        object's or a rollback."""
+        outer, self._probed = self._probed is None, {} if self._probed is None else self._probed
+        try:
+            yield
+        finally:
+            self._probed = None if outer else self._probed
 
     def exists(self, table_node: exp.Table) -> bool:
         """Whether a table exists; one that cannot be read for another reason (permission) is

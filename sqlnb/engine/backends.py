@@ -149,6 +149,16 @@ class Backend:
             return None
         return "view" if "VIEW" in str(found[0][0]).upper() else "table"
 
+    def relations(self) -> dict[str, str] | None:
+        """Every relation named sqlnb_* (in the current schema) and its :meth:`relation_type`,
+        in one query (None: this engine asks by name)."""
+        found = self.run(
+            "SELECT table_name, table_type FROM information_schema.tables "
+            "WHERE table_name LIKE 'sqlnb%' AND table_schema = current_schema()",
+            True,
+        )
+        return {str(n): "view" if "VIEW" in str(t).upper() else "table" for n, t in found}
+
     def close(self) -> None:
         self.connection.close()
 
@@ -234,6 +244,10 @@ class SQLiteBackend(Backend):
     def relation_type(self, name: str) -> str | None:
         found = self.run(f"SELECT type FROM sqlite_master WHERE name = {literal(name)}", True)
         return str(found[0][0]) if found else None
+
+    def relations(self) -> dict[str, str] | None:
+        found = self.run("SELECT name, type FROM sqlite_master WHERE name LIKE 'sqlnb%'", True)
+        return {str(n): str(t) for n, t in found}
 
     def write_csv(self, text: str, path: Path) -> None:
         cursor = self.connection.execute(text)

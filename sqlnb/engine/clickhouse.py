@@ -70,6 +70,14 @@ class ClickHouseBackend(Backend):
             return None
         return "view" if "View" in str(found[0][0]) else "table"
 
+    def relations(self) -> dict[str, str] | None:
+        found = self.run(
+            "SELECT name, engine FROM system.tables "
+            "WHERE database = currentDatabase() AND name LIKE 'sqlnb%'",
+            True,
+        )
+        return {str(n): "view" if "View" in str(e) else "table" for n, e in found}
+
 
 CLICKHOUSE_TYPES = {
     "Float64": "DOUBLE",

@@ -207,6 +207,15 @@ class PostgresBackend(Backend):
             return None
         return "view" if found[0][0] in ("v", "m") else "table"
 
+    def relations(self) -> dict[str, str] | None:
+        found = self.run(
+            "SELECT c.relname, c.relkind FROM pg_catalog.pg_class AS c JOIN "
+            "pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace WHERE c.relname LIKE "
+            f"'sqlnb%' AND n.nspname = {literal(self.home)}",
+            True,
+        )
+        return {str(n): "view" if k in ("v", "m") else "table" for n, k in found}
+
     def write_csv(self, text: str, path: Path) -> None:
         with self._guarded() as cursor, path.open("wb") as out:
             cursor.execute("SET LOCAL extra_float_digits = 1")  # the shortest exact text

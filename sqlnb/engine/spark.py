@@ -305,6 +305,9 @@ class SparkBackend(Backend):
         schema = self.connection.sql(text).schema
         return {f.name: duckdb_type(f.dataType.simpleString()) for f in schema.fields}
 
+    def relations(self) -> dict[str, str] | None:
+        return None  # relation_type lists them once (its own cache)
+
     def relation_type(self, name: str) -> str | None:
         if self._relations is None:
             listed = self.connection.catalog.listTables(pattern="sqlnb_*")

@@ -57,7 +57,8 @@ def refresh(db: Database, model: str | None = None) -> None:
         return  # the engine checks a function's tables when it is created: no text model yet
     record = exp.to_table(RECORD)
     built: list[tuple[Any, ...]] = []
-    if db.relation_type(record) is not None:
+    fresh = db.relation_type(record) is None  # no functions yet: no record to delete either
+    if not fresh:
         built = db.fetch(exp.select("version", "settings").from_(record))
     other = any(version != __version__ for version, _ in built)  # rows another sqlnb wrote
     for statement in form.stale(db, model, other):
@@ -77,11 +78,12 @@ def refresh(db: Database, model: str | None = None) -> None:
     where = form.where(db)  # the functions' text names the schema or the database
     serves = form.serves(db, keys)  # ClickHouse's: the server's, for every database's models
     key = f"macros {db.dialect.name} {where} {cache.source_stamp()} {json.dumps([keys, serves])}"
+    key += " fresh" * fresh
     texts = cache.load(key)  # the same for every database: built once per machine
     if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
         texts = [
             text
-            for s in statements(db, keys, serves)
+            for s in statements(db, keys, serves, fresh=fresh)
             for text in (db.texts(s) if isinstance(s, exp.Expr) else [s])
         ]
         cache.store(key, texts)
@@ -113,12 +115,12 @@ def store_functions(connection: Any) -> list[str]:
 
 
 def statements(
-    db: Database, keys: list[str], built: list[str] | None = None
+    db: Database, keys: list[str], built: list[str] | None = None, *, fresh: bool = False
 ) -> list[exp.Expr | str]:
     """The statements that (re)write the functions for the :class:`Shape` of ``keys`` (or of
     ``built``, ClickHouse's: every database's, :meth:`Form.serves`) and then record ``keys``
     (last: on an engine without transactions a rebuild that fails half-way is not recorded, so
-    the next write builds them again)."""
+    the next write builds them again; ``fresh``: the record's table is made here, empty)."""
     form = forms.of(db)
     if form is None:
         raise SqlnbError(f"{db.dialect.name} keeps no SQL functions")
@@ -134,6 +136,6 @@ def statements(
     return [
         *form.functions(db, shape),
         templates.render("catalog/create_functions.sql"),
-        exp.delete(record, where=exp.true()),
+        *([] if fresh else [exp.delete(record, where=exp.true())]),
         exp.insert(recorded, record, columns=["version", "settings"]),
     ]

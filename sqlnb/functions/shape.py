@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
@@ -62,21 +62,16 @@ class Shape:
         form = form or forms.of(db)
         if form is None:
             raise SqlnbError(f"{db.dialect.name} keeps no SQL functions")
-        tokenizers = tuple(r[0] for r in db.fetch(distinct_tokenizers()))
-        methods: set[str] = set()
-        if db.relation_type(catalog.CALIBRATION.node()) is not None:
-            query = exp.select("method").distinct().from_(catalog.CALIBRATION.node())
-            methods = {str(r[0]) for r in db.fetch(query)}
-        transformed = False
-        if db.relation_type(DOC_COUNT.node()) is not None:
-            query = exp.select(exp.func("COUNT", exp.Star())).from_(DOC_COUNT.node())
-            transformed = bool(db.fetch(query)[0][0])
-        steps = {catalog.METHODS.get(m) for m in methods}
+        found: dict[str, list[Any]] = {tag: [] for tag in _READ}
+        for tag, value in db.fetch(_reading(db, form.lookup_rows)):
+            found[str(tag)].append(value)
+        tokenizers = tuple(sorted(found["tokenizers"], key=lambda v: (v is not None, str(v))))
+        steps = {catalog.METHODS.get(str(m)) for m in found["methods"]}
+        transformed = any(v is not None for v in found["transformed"])
         models = _signatures(db) if form.by_model else ()
-        lazy = form.lookup_rows and bool(missing(db))
+        lazy = bool(found["missing"])
         scaled, mapped = catalog.SCALE in steps, catalog.MAP in steps
-        params = db.fetch(exp.select("params").from_(catalog.MODELS.node()))
-        kept = [json.loads(str(p[0])) for p in params]
+        kept = [json.loads(str(p)) for p in found["params"]]
         tree = any("hierarchy" in p for p in kept)
         multi = any(multilabel.marked(p) for p in kept)
         return cls(tokenizers, scaled, mapped, transformed, lazy, models, tree, multi)
@@ -100,6 +95,41 @@ class Shape:
         tokenizers = tuple(k for k in tokenizers if k not in ("+hierarchy", cls.MULTI))
         tree, multi = "+hierarchy" in keys, cls.MULTI in keys
         return cls(tokenizers, scaled, mapped, transformed, lazy, models, tree, multi)
+
+
+# What Shape.of reads, in one query: a row (tag, value) for each tokenizer, calibration method,
+# a model with a document transform (any), a text model without a lookup row, a model's params.
+_READ = ("tokenizers", "methods", "transformed", "missing", "params")
+
+
+def _reading(db: Database, lookup_rows: bool) -> exp.Query:
+    """The query of :meth:`Shape.of`: one statement instead of one a question (a job each on
+    Spark); the tables that do not exist (yet) are left out."""
+    parts: dict[str, exp.Select] = {
+        "tokenizers": exp.select(exp.column("settings").as_("v"))
+        .distinct()
+        .from_(TOKENIZERS.node()),
+        "params": exp.select(exp.column("params").as_("v")).from_(catalog.MODELS.node()),
+    }
+    if db.relation_type(catalog.CALIBRATION.node()) is not None:
+        parts["methods"] = (
+            exp.select(exp.column("method").as_("v")).distinct().from_(catalog.CALIBRATION.node())
+        )
+    if db.relation_type(DOC_COUNT.node()) is not None:
+        parts["transformed"] = exp.select(exp.Min(this=exp.column("model")).as_("v")).from_(
+            DOC_COUNT.node()
+        )
+    if lookup_rows:
+        parts["missing"] = _missing(db).select(exp.column("model").as_("v"), append=False)
+    query: exp.Query | None = None
+    for tag in _READ:
+        if tag in parts:
+            part = exp.select(exp.convert(tag).as_("tag"), exp.column("v", "r")).from_(
+                parts[tag].subquery("r")
+            )
+            query = part if query is None else exp.union(query, part, distinct=False)
+    assert query is not None
+    return query
 
 
 def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
@@ -133,17 +163,13 @@ def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(found))
 
 
-def distinct_tokenizers() -> exp.Select:
-    return exp.select("settings").distinct().from_(TOKENIZERS.node()).order_by("settings")
-
-
 def stored(db: Database) -> bool:
     """Whether this database keeps lookup rows (DuckDB's macros: ``Form.lookup_rows``)."""
     return db.relation_type(exp.to_table(LOOKUP)) is not None
 
 
-def missing(db: Database) -> list[str]:
-    """The text models without a stored lookup row (the macros build theirs in each query)."""
+def _missing(db: Database) -> exp.Select:
+    """The query of the text models without a stored lookup row (column ``model``)."""
     texts = catalog.listed(db, exp.select("model").from_(catalog.MODELS.node()))
     kinds = [k.name for k in SERVED]
     tokenized = exp.select("model").from_(TOKENIZERS.node())  # only these have a row
@@ -153,4 +179,9 @@ def missing(db: Database) -> list[str]:
         texts = texts.where(
             exp.column("model").isin(query=exp.select("model").from_(LOOKUP)).not_()
         )
-    return sorted(str(r[0]) for r in db.fetch(texts.order_by("model")))
+    return texts
+
+
+def missing(db: Database) -> list[str]:
+    """The text models without a stored lookup row (the macros build theirs in each query)."""
+    return sorted(str(r[0]) for r in db.fetch(_missing(db).order_by("model")))
