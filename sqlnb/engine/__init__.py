@@ -240,8 +240,11 @@ class Database:
 
     def trusted(self, *, writing: bool = False) -> None:
         """Refuse, in one line, an object of sqlnb's names that the models' readers (or,
-        ``writing``, their writers) may not trust (PostgreSQL: see :mod:`sqlnb.engine.trust`)."""
-        self.backend.trust(self.fetch_text, writing=writing)
+        ``writing``, their writers) may not trust (:mod:`sqlnb.engine.trust`), once a scope."""
+        probed = {} if self._probed is None else self._probed  # (what it makes is the user's)
+        if f"\0{writing}" not in probed:
+            self.backend.trust(self.fetch_text, writing=writing)
+        probed[f"\0{writing}"] = None
 
     def committing(self) -> None:
         """Say that changes are about to be committed (see :attr:`on_commit`)."""
@@ -462,9 +465,9 @@ class Database:
             self.timer(text, time.perf_counter() - started)
 
     def relation_type(self, table_node: exp.Table) -> str | None:
-        """Whether one of sqlnb's own tables (unqualified) is a "table" or a "view", or None
-        (asked once per name inside :meth:`probing`)."""
-        name, text, probed = table_node.name, f"relation type of {table_node.name}", self._probed
+        """Whether sqlnb's table ``table_node`` is a "table" or a "view", or None (probing())."""
+        name, probed = table_node.name, self._probed
+        text = f"relation type of {name}"
         try:
             if probed is not None and "" not in probed and name.startswith("sqlnb_"):
                 listed = self._interruptibly(self.backend.relations, text)
@@ -475,15 +478,12 @@ class Database:
             found = self._interruptibly(lambda: self.backend.relation_type(name), text)
         except self.backend.errors as error:
             raise SqlnbError(messages.one_line(error), sql=text) from None
-        if probed is not None:
-            probed[name] = found
-        return found
+        return found if probed is None else probed.setdefault(name, found)
 
     @contextlib.contextmanager
     def probing(self) -> Iterator[None]:
-        """One command's reads and writes (a transaction's, a training's): sqlnb's relations
-        are listed once (:meth:`relation_type`), again after a CREATE, DROP or ALTER of this
-        object's or a rollback."""
+        """A command's reads and writes: sqlnb's relations listed once (:meth:`relation_type`;
+        again after its CREATE, DROP or ALTER, or a rollback), trust checked once."""
         outer, self._probed = self._probed is None, {} if self._probed is None else self._probed
         try:
             yield
