@@ -1,12 +1,11 @@
-"""Statements (and on Spark, jobs) per command: a first training, retrainings (the fourth drops
-the oldest of ``--keep 3``), ``predict`` to a table (``--proba`` too) and ``evaluate``, on a small
-multinomial model of tests/test_training_statements.py's corpus (issue 38). Counts, not
-seconds: what a command costs in round trips does not depend on the machine's load.
+"""Statements per command: a first training, retrainings (the fourth drops the oldest of
+``--keep 3``), ``predict`` to a table (``--proba`` too) and ``evaluate``, on a small multinomial
+model of tests/test_training_statements.py's corpus (issue 38). Counts, not seconds: what a
+command costs in round trips does not depend on the machine's load.
 
-    python benchmarks/statements.py [duckdb,sqlite,postgres,clickhouse,spark]
+    python benchmarks/statements.py [duckdb,sqlite,postgres,clickhouse]
 
-PostgreSQL reads SQLNB_TEST_POSTGRES; Spark is an in-process ``local[2]`` session with a Hive
-catalog in a temporary folder (jobs counted by Spark's status tracker, a job group a command).
+PostgreSQL reads SQLNB_TEST_POSTGRES. Spark's jobs per command: ``benchmarks/spark.py --ui``.
 """
 
 from __future__ import annotations
@@ -28,27 +27,23 @@ import sqlnb  # noqa: E402
 COMMANDS = ("train", "again", "again", "beyond keep", "predict", "predict --proba", "evaluate")
 
 
-def counts(name: str) -> list[tuple[int, int | None]]:
-    """(statements, Spark jobs or None) of each of :data:`COMMANDS` on engine ``name``."""
+def counts(name: str) -> list[int]:
+    """The statements of each of :data:`COMMANDS` on engine ``name``."""
     with contextlib.contextmanager(open_engine)(name) as engine:
         engine.load("tokens", pd.DataFrame(TOKENS, columns=["doc_id", "word", "count"]))
         engine.load("labels", pd.DataFrame(LABELS, columns=["doc_id", "label"]))
         db, seen = engine.db, []
         db.timer = lambda text, _seconds: seen.append(text)
-        spark = engine.db.connection if name == "spark" else None
         steps = [lambda: sqlnb.train(db, "tokens", "labels", model="m")] * 4 + [
             lambda: sqlnb.load(db, "m").predict_to("tokens", "p1"),
             lambda: sqlnb.load(db, "m").predict_to("tokens", "p2", proba=True),
             lambda: sqlnb.load(db, "m").evaluate("tokens", "labels"),
         ]
-        found: list[tuple[int, int | None]] = []
-        for i, step in enumerate(steps):
+        found: list[int] = []
+        for step in steps:
             seen.clear()
-            if spark is not None:
-                spark.sparkContext.setJobGroup(f"c{i}", COMMANDS[i])
             step()
-            jobs = spark.sparkContext.statusTracker().getJobIdsForGroup(f"c{i}") if spark else None
-            found.append((len(seen), None if jobs is None else len(jobs)))
+            found.append(len(seen))
         return found
 
 
@@ -57,8 +52,7 @@ def main() -> None:
     print("| engine | " + " | ".join(COMMANDS) + " |")
     print("|---" * (len(COMMANDS) + 1) + "|")
     for name in names:
-        cells = [f"{n}" if jobs is None else f"{n} / {jobs}" for n, jobs in counts(name)]
-        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+        print(f"| {name} | " + " | ".join(map(str, counts(name))) + " |", flush=True)
 
 
 if __name__ == "__main__":
