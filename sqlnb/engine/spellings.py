@@ -10,6 +10,8 @@ from sqlglot import exp
 from sqlglot.dialects.clickhouse import ClickHouse
 from sqlglot.dialects.postgres import Postgres
 
+from sqlnb.errors import SqlnbError
+
 CLICKHOUSE, POSTGRES = "sqlnbclickhouse", "sqlnbpostgres"
 
 
@@ -51,6 +53,9 @@ class SqlnbClickHouse(ClickHouse):
             exp.Upper: lambda self, e: self.func("upperUTF8", e.this),
             exp.RegexpExtractAll: lambda self, e: self.func("extractAll", e.this, e.expression),
             exp.CurrentTimestamp: lambda self, e: "now64(6)",  # now() has whole seconds
+            # The lookup row's aggregates (sql/macros/lookup.sql): BOOL_OR is max (over no
+            # row 0, not NULL: the row COALESCEs it); LIST(x ORDER BY k): arrayagg_sql
+            exp.LogicalOr: lambda self, e: self.func("max", e.this),
             # DuckDB's list functions, as the SQL functions' tokenizer writes them
             exp.RegexpFullMatch: lambda self, e: self.func("match", e.this, _anchored(e)),
             exp.Length: lambda self, e: self.func("length", e.this),
@@ -77,6 +82,19 @@ class SqlnbClickHouse(ClickHouse):
                                      *expression.expressions))  # fmt: skip
             return str(super().anonymous_sql(expression))
 
+        def arrayagg_sql(self, expression: exp.ArrayAgg) -> str:
+            """DuckDB's LIST(x ORDER BY k) as :func:`_sorted`; another as sqlglot writes it."""
+            if isinstance(expression.this, exp.Order):
+                return str(self.sql(_sorted(expression.this)))
+            return str(super().arrayagg_sql(expression))
+
+        def filter_sql(self, expression: exp.Filter) -> str:
+            """LIST(x ORDER BY k) FILTER (WHERE c): :func:`_sorted` of the rows where c."""
+            listed = expression.this
+            if isinstance(listed, exp.ArrayAgg) and isinstance(listed.this, exp.Order):
+                return str(self.sql(_sorted(listed.this, expression.expression.this)))
+            return str(super().filter_sql(expression))
+
         def alter_sql(self, expression: exp.Alter) -> str:
             """ALTER TABLE a RENAME TO b is RENAME TABLE a TO b."""
             actions = expression.args.get("actions") or []
@@ -91,3 +109,38 @@ def _anchored(e: exp.Expr) -> exp.Expr:
     if isinstance(pattern, exp.Literal):
         return exp.Literal.string(f"^(?:{pattern.this})$")
     return exp.func("concat", exp.Literal.string("^(?:"), pattern, exp.Literal.string(")$"))
+
+
+def _sorted(order: exp.Order, where: exp.Expr | None = None) -> exp.Expr:
+    """DuckDB's LIST(x ORDER BY k, ...) (ascending; a NULL x kept, as DuckDB keeps it) in
+    ClickHouse, whose groupArray has no order: the tuples (k, ..., x) gathered (those where
+    ``where``), sorted, and their x.
+
+    >>> import sqlglot
+    >>> def written(query: str) -> None:
+    ...     print(sqlglot.transpile(query, "duckdb", CLICKHOUSE, pretty=True)[0])
+    >>> written("SELECT LIST(x ORDER BY k) FILTER (WHERE c), BOOL_OR(b) FROM t")
+    SELECT
+      arrayMap(
+        pair -> tupleElement(pair, 2),
+        arraySort(pair -> (tupleElement(pair, 1)), groupArrayIf((k, x), c))
+      ),
+      max(b)
+    FROM t
+    """
+    if any(o.args.get("desc") for o in order.expressions):
+        raise SqlnbError("ClickHouse's lookup row: LIST(... ORDER BY ... DESC) is not written")
+    n = len(order.expressions)
+    rows = exp.Tuple(expressions=[*(o.this for o in order.expressions), order.this])
+    gathered_args: list[exp.Expr] = [rows] if where is None else [rows, where]
+    gathered = exp.Anonymous(
+        this="groupArray" if where is None else "groupArrayIf", expressions=gathered_args
+    )
+    pair = exp.to_identifier("pair")
+    part = [
+        exp.Anonymous(this="tupleElement", expressions=[exp.column(pair), exp.convert(i + 1)])
+        for i in range(n + 1)
+    ]
+    by = exp.Lambda(this=exp.Tuple(expressions=part[:n]), expressions=[pair])
+    ordered = exp.func("arraySort", by, gathered)
+    return exp.func("arrayMap", exp.Lambda(this=part[n], expressions=[pair]), ordered)

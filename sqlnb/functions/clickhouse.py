@@ -178,49 +178,7 @@ def model_row(model: exp.Expr, classes: exp.Expr | None = None) -> exp.Select:
         weights=weights,
         bucket=exp.convert(1),  # (no word is looked up by its hash bucket here)
     )
-    spelled = _narrowed(row, ROW).transform(_spelled)
-    assert isinstance(spelled, exp.Select)  # (a Select stays one)
-    return spelled
-
-
-def _spelled(node: exp.Expr) -> exp.Expr:
-    """What the lookup row's aggregates are in ClickHouse: BOOL_OR is max (over no row 0,
-    not NULL: the row COALESCEs it), LIST(x ORDER BY k) [FILTER (WHERE c)] is :func:`_sorted`."""
-    if isinstance(node, exp.LogicalOr):
-        return exp.Max(this=node.this)
-    listed = node.this if isinstance(node, exp.Filter) else node
-    if isinstance(listed, exp.ArrayAgg) and isinstance(listed.this, exp.Order):
-        return _sorted(listed.this, node.expression.this if listed is not node else None)
-    return node
-
-
-def _sorted(order: exp.Order, where: exp.Expr | None = None) -> exp.Expr:
-    """DuckDB's LIST(x ORDER BY k, ...) (ascending; a NULL x kept, as DuckDB keeps it) in
-    ClickHouse, whose groupArray has no order: the tuples (k, ..., x) gathered (those where
-    ``where``), sorted, and their x.
-
-    >>> import sqlglot
-    >>> listed = sqlglot.parse_one("SELECT LIST(x ORDER BY k) FILTER (WHERE c) FROM t", "duckdb")
-    >>> listed.transform(_spelled).sql("clickhouse")
-    'SELECT arrayMap(pair -> tupleElement(pair, 2), arraySort(pair -> (tupleElement(pair, 1)), \
-groupArrayIf((k, x), c))) FROM t'
-    """
-    if any(o.args.get("desc") for o in order.expressions):
-        raise SqlnbError("ClickHouse's lookup row: LIST(... ORDER BY ... DESC) is not written")
-    n = len(order.expressions)
-    rows = exp.Tuple(expressions=[*(o.this for o in order.expressions), order.this])
-    gathered_args: list[exp.Expr] = [rows] if where is None else [rows, where]
-    gathered = exp.Anonymous(
-        this="groupArray" if where is None else "groupArrayIf", expressions=gathered_args
-    )
-    pair = exp.to_identifier("pair")
-    part = [
-        exp.Anonymous(this="tupleElement", expressions=[exp.column(pair), exp.convert(i + 1)])
-        for i in range(n + 1)
-    ]
-    by = exp.Lambda(this=exp.Tuple(expressions=part[:n]), expressions=[pair])
-    ordered = exp.func("arraySort", by, gathered)
-    return exp.func("arrayMap", exp.Lambda(this=part[n], expressions=[pair]), ordered)
+    return _narrowed(row, ROW)  # (its aggregates in ClickHouse's names: sqlnb.engine.spellings)
 
 
 def _narrowed(row: exp.Select, columns: tuple[str, ...]) -> exp.Select:
