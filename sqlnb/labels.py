@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 # The CTEs of the walk: the tree's paths, its (node, ancestor) pairs, the nodes' probabilities.
 PATHS, ANCESTORS, NODES = "sqlnb_paths", "sqlnb_ancestors", "sqlnb_nodes"
+WALKED = "sqlnb_walked_rows"  # the rows form's walk (:func:`walked_rows`)
 CHUNK = 400  # literal rows per UNION ALL (SQLite refuses a compound SELECT of more than 500)
 
 
@@ -120,8 +121,7 @@ def listed(row: exp.Expr, flat: dict[str, exp.Expr], probas: exp.Expr) -> dict[s
     ctes += walk_ctes(
         None, None, "sqlnb_listed", templates.select("labels/listed_paths.sql", scored=name)
     )
-    confidence = exp.select("confidence").from_(name).subquery()
-    ctes.append(("sqlnb_walked", walk(confidence)))
+    ctes.append(("sqlnb_walked", walk(exp.select("confidence").from_(name))))
     final = templates.select(
         "labels/listed_label.sql", scored=name, walked=exp.to_table("sqlnb_walked")
     )
@@ -154,15 +154,33 @@ def walked(flat: dict[str, exp.Expr], model: dict[str, exp.Expr]) -> dict[str, e
     }
 
 
-def walk(confidence: float | exp.Expr) -> exp.Select:
-    """(doc_id, label, proba, depth): the walk over :func:`walk_ctes` at ``confidence``."""
-    given = confidence if isinstance(confidence, exp.Expr) else templates.number(confidence)
+def walk(confidence: float | exp.Query) -> exp.Select:
+    """(doc_id, label, proba, depth): the walk over :func:`walk_ctes` at ``confidence`` (a
+    number, or a query of one row: its column confidence)."""
+    if not isinstance(confidence, exp.Query):
+        confidence = exp.select(templates.number(confidence).as_("confidence"))
     return templates.select(
         "labels/walk.sql",
         nodes=exp.to_table(NODES),
         ancestors=exp.to_table(ANCESTORS),
-        confidence=given,
+        confidence=confidence.subquery(),
     )
+
+
+def walked_rows(posterior: str) -> list[tuple[str, exp.Query]]:
+    """The rows form of any model (Spark's SQL functions): the CTEs of the walk over
+    ``posterior`` at the confidence the model sqlnb_model stores
+    (``sql/labels/stored_confidence.sql``), its tree read from the catalog
+    (``sql/labels/tree.sql``): a flat model is a tree of one level walked at 0, its most
+    probable class. The last CTE, :data:`WALKED`, is (doc_id, label, proba, depth)."""
+    from sqlnb.functions.shape import MODEL
+
+    tree = exp.select("class_id", "leaf", "node", "parent", "depth").from_(
+        templates.select("labels/tree.sql").subquery("t")
+    )
+    mine = tree.where(exp.column("model", "t").eq(MODEL.copy()))
+    stored = templates.select("labels/stored_confidence.sql")
+    return [*walk_ctes(None, None, posterior, mine), (WALKED, walk(stored))]
 
 
 def depths(truth: str, walked: str) -> exp.Select:

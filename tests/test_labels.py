@@ -276,9 +276,9 @@ def test_every_engine_walks_as_duckdb(engine: Any, reference: Any) -> None:
     and walk it as DuckDB does, at the stored confidence and at others (documents left
     unassigned among them), and their sqlnb_classify and sqlnb_proba give that walk at the
     stored confidence, for two models of one signature that store 0.7 and 0.95 (PostgreSQL's
-    branch per signature gave both the first one's walk). Spark's functions, the rows form of
-    any model, do not walk a tree: an error that names the model and Spark (they gave the
-    leaf)."""
+    branch per signature gave both the first one's walk; Spark's gave the leaf: its rows form
+    of any model now walks the tree read from the catalog); a flat model beside keeps its
+    label."""
     import pandas as pd
     from test_functions import function_rows
 
@@ -294,23 +294,18 @@ def test_every_engine_walks_as_duckdb(engine: Any, reference: Any) -> None:
         for name, stored in (("tree", 0.7), ("strict", 0.95)):
             hierarchy = ("/", stored)
             training.train(e.db, sqlnb.Docs("train_docs"), model=name, hierarchy=hierarchy).apply()
+        training.train(e.db, sqlnb.Docs("train_docs"), model="flat").apply()
+        flat = sqlnb.load(e.db, "flat").prediction_query(sqlnb.Docs("test_docs"))
+        walks[f"{e.name} flat"] = {None: {int(r[0]): tuple(r[1:]) for r in e.db.fetch(flat)}}
         model = sqlnb.load(e.db, "tree")
         walks[e.name] = {}
         for c in (None, 0.5) if e.name == "spark" else confidences:  # (Spark: slow)
             query = model.prediction_query(sqlnb.Docs("test_docs"), confidence=c)
             walks[e.name][c] = {int(r[0]): tuple(r[1:]) for r in e.db.fetch(query)}
         functions[e.name] = {}
-        for name in ("tree", "strict"):
+        for name in ("tree", "strict", "flat"):
             sql = f"SELECT doc_id, sqlnb_classify('{name}', text), sqlnb_proba('{name}', text) "
             sql += "FROM test_docs"
-            if e.name == "spark":
-                from pyspark.errors import PySparkException
-
-                for function in ("sqlnb_classify", "sqlnb_proba"):
-                    message = f"model '{name}' is hierarchical: Spark's SQL functions do not walk"
-                    with pytest.raises(PySparkException, match=message):
-                        function_rows(e, f"SELECT {function}('{name}', 'film gallery')")
-                continue
             functions[e.name][name] = {int(r[0]): tuple(r[1:]) for r in function_rows(e, sql)}
     want = walks["duckdb"]
     for c in (None, 0.95):
@@ -318,9 +313,10 @@ def test_every_engine_walks_as_duckdb(engine: Any, reference: Any) -> None:
     assert len({r[2] for r in want[None].values()}) > 1  # walks of several depths
     for c in walks[engine.name]:
         assert same(walks[engine.name][c], want[c]), c
-    for name, c in (("tree", None), ("strict", 0.95)) if engine.name != "spark" else ():
+    flat = walks[f"{engine.name} flat"]  # a flat model beside: its own label (Spark: one level)
+    for name, wanted in (("tree", want[None]), ("strict", want[0.95]), ("flat", flat[None])):
         got = functions[engine.name][name]
-        assert got.keys() == want[c].keys(), name
+        assert got.keys() == wanted.keys(), name
         for doc_id, (label, proba) in got.items():
-            assert label == want[c][doc_id][0], (name, doc_id)
-            assert abs(proba - want[c][doc_id][1]) <= 1e-12, (name, doc_id)
+            assert label == wanted[doc_id][0], (name, doc_id)
+            assert abs(proba - wanted[doc_id][1]) <= 1e-12, (name, doc_id)

@@ -22,6 +22,7 @@ from sqlnb.functions.shape import MODEL, SERVED, TEXT, Shape
 from sqlnb.inputs import Docs, Tokens
 from sqlnb.kinds import KINDS, params
 from sqlnb.kinds.text import BASE
+from sqlnb.labels import WALKED, walked_rows
 from sqlnb.pipeline import (
     DOCUMENTS,
     JLL,
@@ -80,17 +81,20 @@ def branches(db: Database, shape: Shape) -> list[tuple[list[str], dict[str, exp.
 def scalars(db: Database, shape: Shape, *, modes: bool = False) -> tuple[exp.Expr, exp.Expr]:
     """The label and the probability of the text sqlnb_text under the model sqlnb_model, any
     model, each checked first (the scalar functions of PostgreSQL and Spark). With ``modes``
-    (Spark's) the label modes: in a database with a multi-label model the label is a list (a
-    multi-label model's labels at its threshold, :func:`labels`; another's label as a list of
-    one), and a hierarchical model is an error that names it and the engine (this form does
-    not walk a tree: ``sql/labels/flat_models.sql``), not its leaf."""
+    (Spark's) the label modes: a hierarchical model's walk at its stored confidence
+    (:func:`sqlnb.labels.walked_rows`), and in a database with a multi-label model the label
+    a list (a multi-label model's labels at its threshold, :func:`labels`; another's label as
+    a list of one); a hierarchical model beside a multi-label one is an error that names it
+    and the engine (``sql/labels/flat_models.sql``), not its leaf."""
     one = exp.select(exp.convert(1).as_("doc_id"))
     tokens = text_tokens(db, list(shape.tokenizers))
-    text = labels(tokens, one, shape, lists=db.dialect.name if modes and shape.multi else None)
+    lists = db.dialect.name if modes and shape.multi else None
+    walks = modes and shape.hierarchy and not shape.multi  # (beside a multi-label one: refused)
+    text = labels(tokens, one, shape, lists=lists, walks=walks)
     found = [scalar(text, c, db.dialect.table_function) for c in ("label", "proba")]
     if not modes:
         found = [_flat(shape, value) for value in found]
-    elif shape.hierarchy:
+    elif shape.hierarchy and not walks:
         flat = templates.select("labels/flat_models.sql").subquery()
         engine = db.dialect.name.capitalize()
         why = f"is hierarchical: {engine}'s SQL functions do not walk its tree (sqlnb predict does)"
@@ -266,11 +270,17 @@ def _any(part: Callable[[Terms], exp.Expr], transformed: bool) -> exp.Query:
 
 
 def labels(
-    tokens: exp.Query, documents: exp.Query, shape: Shape, lists: str | None = None
+    tokens: exp.Query,
+    documents: exp.Query,
+    shape: Shape,
+    lists: str | None = None,
+    *,
+    walks: bool = False,
 ) -> exp.Select:
     """(doc_id, label, proba) of the documents, scored from ``tokens`` by the model
     ``sqlnb_model``, whatever its kind, by the rules of its kind (:func:`_any`), with the
-    steps of the database's ``shape``; with ``lists`` (a dialect) the label a list, the
+    steps of the database's ``shape``; with ``walks`` every model's walk of its tree
+    (:func:`sqlnb.labels.walked_rows`), with ``lists`` (a dialect) the label a list, the
     multi-label step after the posterior (``sql/multilabel/rows.sql``)."""
     jll = templates.select(
         "macros/jll.sql",
@@ -300,6 +310,9 @@ def labels(
     else:
         steps.append((POSTERIOR, posterior()))
     final = templates.select("macros/label.sql", posterior=exp.to_table(POSTERIOR))
+    if walks:  # labels that form a tree: every model walked (a flat one is one level)
+        steps += walked_rows(POSTERIOR)
+        final = exp.select("doc_id", "label", "proba").from_(WALKED)
     if lists is not None:  # several labels per document (sqlnb.multilabel): a list
         binary = f"{POSTERIOR}_binary"
         steps.append((binary, multilabel.posterior(JLL)))
