@@ -81,11 +81,11 @@ def moments(names: Sequence[str], rows_query: exp.Query, labeled: exp.Expr) -> e
         .join(centre.subquery("c"), join_type="CROSS")
         .select(col("class_id", "l").as_("class_id"))
     )
-    for i in range(len(names)):
+    for i in range(len(names)):  # one select per feature, not copied: linear in features
         moments = templates.expressions(
             "gaussian/moments.sql", x=_x(i), weight=weight, shift=col(f"c{i}", "c")
         )
-        means = means.select(*(e.as_(f"{alias}{i}") for alias, e in moments.items()))
+        means.select(*(e.as_(f"{alias}{i}") for alias, e in moments.items()), copy=False)
     means = means.group_by(col("class_id", "l"))
     squares = (
         _with_labels(rows_query, labeled)
@@ -99,17 +99,18 @@ def moments(names: Sequence[str], rows_query: exp.Query, labeled: exp.Expr) -> e
         (m2,) = templates.expressions(
             "gaussian/m2.sql", x=_x(i), mean=col(f"mean{i}", "m"), weight=weight
         ).values()
-        squares = squares.select(
+        squares.select(
             exp.Max(this=col(f"n{i}", "m")).as_(f"n{i}"),
             exp.Max(this=col(f"mean{i}", "m")).as_(f"mean{i}"),
             m2.as_(f"m2{i}"),
+            copy=False,
         )
     squares = squares.group_by(col("class_id", "m"))
 
     def pick(prefix: str) -> exp.Expr:
         case = exp.Case(this=col("i", "f"))
         for i in range(len(names)):
-            case = case.when(exp.convert(i), col(f"{prefix}{i}", "s"))
+            case.when(exp.convert(i), col(f"{prefix}{i}", "s"), copy=False)
         return case
 
     unpivoted = (
