@@ -165,8 +165,9 @@ def part(model: str | exp.Expr, names: Sequence[str], rows_table: exp.Expr) -> e
     for i, name in enumerate(names):
         this = col("feature", "g").eq(exp.convert(name))
         for prefix, value in (("m", "mean"), ("v", "var")):
-            params = params.select(
-                exp.Max(this=exp.Case().when(this.copy(), col(value, "g"))).as_(f"{prefix}{i}")
+            params.select(  # in place: a copy per feature would be quadratic in features
+                exp.Max(this=exp.Case().when(this.copy(), col(value, "g"))).as_(f"{prefix}{i}"),
+                copy=False,
             )
     params = (
         params.from_(exp.alias_(templates.table("sqlnb_gaussian"), "g", table=True))
