@@ -9,8 +9,7 @@ from typing import Any, ClassVar
 from sqlglot import exp
 from sqlglot.dialects.clickhouse import ClickHouse
 from sqlglot.dialects.postgres import Postgres
-
-from sqlnb.errors import SqlnbError
+from sqlglot.errors import UnsupportedError
 
 CLICKHOUSE, POSTGRES = "sqlnbclickhouse", "sqlnbpostgres"
 
@@ -129,7 +128,7 @@ def _sorted(order: exp.Order, where: exp.Expr | None = None) -> exp.Expr:
     FROM t
     """
     if any(o.args.get("desc") for o in order.expressions):
-        raise SqlnbError("ClickHouse's lookup row: LIST(... ORDER BY ... DESC) is not written")
+        raise UnsupportedError("ClickHouse: LIST(... ORDER BY ... DESC) is not written")
     n = len(order.expressions)
     rows = exp.Tuple(expressions=[*(o.this for o in order.expressions), order.this])
     gathered_args: list[exp.Expr] = [rows] if where is None else [rows, where]
