@@ -95,10 +95,10 @@ def scalars(db: Database, shape: Shape, *, modes: bool = False) -> tuple[exp.Exp
     if not modes:
         found = [_flat(shape, value) for value in found]
     elif shape.hierarchy and not walks:
-        flat = templates.select("labels/flat_models.sql").subquery()
         engine = db.dialect.name.capitalize()
         why = f"is hierarchical: {engine}'s SQL functions do not walk its tree (sqlnb predict does)"
-        found = [_checked(flat.copy(), why, value) for value in found]
+        flat = templates.select("labels/flat_models.sql")
+        found = [_refused(flat, why, value) for value in found]
     return found[0], found[1]
 
 
@@ -107,13 +107,19 @@ def _flat(shape: Shape, value: exp.Expr) -> exp.Expr:
     form has no multi-label step yet (refused, not one label and a softmax probability)."""
     if not shape.multi:
         return value
-    flat = (
+    one_label = (
         exp.select("model")
         .from_(multilabel.modes().subquery("g"))
         .where(exp.column("threshold").is_(exp.null()))
     )
     why = "is multi-label: these SQL functions do not serve it yet (sqlnb predict does)"
-    return _checked(flat.subquery(), why, value)
+    return _refused(one_label, why, value)
+
+
+def _refused(served: exp.Query, why: str, value: exp.Expr) -> exp.Expr:
+    """``value``, or an error naming a model that the catalog query ``served`` (its column
+    ``model``) leaves out, ``why`` saying what such a model is."""
+    return _checked(served.subquery(), why, value)
 
 
 def table(source: exp.Table, shape: Shape) -> exp.Select:
