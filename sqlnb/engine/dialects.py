@@ -119,6 +119,11 @@ class Dialect:
     # (sql/predict/decided.sql), without window functions; elsewhere (PostgreSQL, SQLite) from
     # the posterior's windows (sql/predict/posterior.sql).
     lists: bool = False
+    # True where the rows form of any model walks a hierarchical model's tree read from the
+    # catalog (sql/labels/tree.sql's STRING_SPLIT, ARRAY_SLICE and UNNEST are spelled: Spark's
+    # SQL functions); elsewhere that form refuses the model (PostgreSQL's functions walk it in
+    # their branch per tree, DuckDB's and ClickHouse's in the list form).
+    walks_catalog: bool = False
     # Session settings a printed script sets first (ClickHouse's, which sqlnb's own client
     # sets on every query).
     settings: tuple[str, ...] = ()
@@ -191,6 +196,7 @@ DIALECTS: dict[str, Dialect] = {
             full_lower=True,
             partition_by_model=True,
             functions="sqlnb.functions.engines:SparkFunctions",
+            walks_catalog=True,
             functions_check_tables=True,
             reads_parquet=True,
             lists=True,

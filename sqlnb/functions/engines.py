@@ -51,10 +51,8 @@ class PostgresFunctions(Plain):
     by_model = True
 
     def functions(self, db: Database, shape: Shape) -> list[Statement]:
-        label, proba = rows.scalars(db, shape)
+        label, proba = rows.scalars(db, shape)  # (a list with a multi-label model: shape.multi)
         table = rows.table(exp.table_(wrap.SOURCE, db="pg_temp"), shape)
-        if shape.multi:  # a list of labels (sqlnb.multilabel): one type for every model
-            label = exp.Array(expressions=[label])
         branches = rows.branches(db, shape)
         return list(wrap.postgres(db, label, proba, table, branches, self.labels(shape)))
 
@@ -83,11 +81,11 @@ class PostgresFunctions(Plain):
 
 class SparkFunctions(Plain):
     """Spark's SQL functions: the rows form of any model (no table function: IDENTIFIER()
-    takes only a constant); with a multi-label model, sqlnb_classify returns an array; a
-    hierarchical model is an error that names it (this form does not walk a tree)."""
+    takes only a constant), in the label modes of the database's shape (:func:`rows.scalars`):
+    with a multi-label model, sqlnb_classify returns an array; a hierarchical model walked."""
 
     def functions(self, db: Database, shape: Shape) -> list[Statement]:
-        label, proba = rows.scalars(db, shape, modes=True)
+        label, proba = rows.scalars(db, shape)
         return list(wrap.spark(db, label, proba, "ARRAY<STRING>" if shape.multi else "STRING"))
 
 

@@ -78,23 +78,23 @@ def branches(db: Database, shape: Shape) -> list[tuple[list[str], dict[str, exp.
     return found
 
 
-def scalars(db: Database, shape: Shape, *, modes: bool = False) -> tuple[exp.Expr, exp.Expr]:
+def scalars(db: Database, shape: Shape) -> tuple[exp.Expr, exp.Expr]:
     """The label and the probability of the text sqlnb_text under the model sqlnb_model, any
-    model, each checked first (the scalar functions of PostgreSQL and Spark). With ``modes``
-    (Spark's) the label modes: a hierarchical model's walk at its stored confidence
-    (:func:`sqlnb.labels.walked_rows`), and in a database with a multi-label model the label
+    model, each checked first (the scalar functions of Spark, PostgreSQL's fallback), in the
+    label modes of the database's ``shape``: in a database with a multi-label model the label
     a list (a multi-label model's labels at its threshold, :func:`labels`; another's label as
-    a list of one); a hierarchical model beside a multi-label one is an error that names it
-    and the engine (``sql/labels/flat_models.sql``), not its leaf."""
+    a list of one), and a hierarchical model's walk at its stored confidence
+    (:func:`sqlnb.labels.walked_rows`) where the engine spells that walk
+    (``Dialect.walks_catalog``: Spark's); a hierarchical model beside a multi-label one, or
+    where the engine does not, is an error that names it and the engine
+    (``sql/labels/flat_models.sql``), not its leaf."""
     one = exp.select(exp.convert(1).as_("doc_id"))
     tokens = text_tokens(db, list(shape.tokenizers))
-    lists = db.dialect.name if modes and shape.multi else None
-    walks = modes and shape.hierarchy and not shape.multi  # (beside a multi-label one: refused)
+    lists = db.dialect.name if shape.multi else None
+    walks = shape.hierarchy and not shape.multi and db.dialect.walks_catalog
     text = labels(tokens, one, shape, lists=lists, walks=walks)
     found = [scalar(text, c, db.dialect.table_function) for c in ("label", "proba")]
-    if not modes:
-        found = [_flat(shape, value) for value in found]
-    elif shape.hierarchy and not walks:
+    if shape.hierarchy and not walks:
         engine = db.dialect.name.capitalize()
         why = f"is hierarchical: {engine}'s SQL functions do not walk its tree (sqlnb predict does)"
         flat = templates.select("labels/flat_models.sql")
@@ -103,8 +103,9 @@ def scalars(db: Database, shape: Shape, *, modes: bool = False) -> tuple[exp.Exp
 
 
 def _flat(shape: Shape, value: exp.Expr) -> exp.Expr:
-    """``value``, or where ``shape`` has a multi-label model an error for one: the any-model
-    form has no multi-label step yet (refused, not one label and a softmax probability)."""
+    """``value``, or where ``shape`` has a multi-label model an error for one: sqlnb_predict's
+    rows (doc_id, label, proba) hold one label (refused, not one label and a softmax
+    probability)."""
     if not shape.multi:
         return value
     one_label = (
