@@ -7,6 +7,7 @@ are scikit-learn's; without the flag a document with two labels is refused, nami
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -68,8 +69,11 @@ def rows(path: Path, query: str) -> list[tuple[Any, ...]]:
         return con.execute(query).fetchall()
 
 
+@functools.cache
 def matrices(path: Path) -> tuple[Any, Any, Any, Any, list[str], list[int]]:
-    """sqlnb's tokens as count matrices (training vocabulary), the labels as indicators."""
+    """sqlnb's tokens as count matrices (training vocabulary), the labels as indicators: read
+    once per database (the tests add models and tables, never change these; callers only read
+    the arrays)."""
     vocabulary = [r[0] for r in rows(path, "SELECT DISTINCT word FROM train_tokens ORDER BY 1")]
     index = {w: i for i, w in enumerate(vocabulary)}
     found = []
@@ -200,6 +204,14 @@ def test_threshold_needs_a_multi_label_model(db: Path) -> None:
     assert result.returncode != 0 and "--multi-label" in result.stderr
 
 
+@pytest.fixture(scope="module")
+def refusing(db: Path) -> str:
+    """A multi-label model trained once for every refusal below (each leaves it unchanged)."""
+    run("train", db, "-m", "ml_refuse", "--tokens", "train_tokens", "--labels", "train_labels",
+        "--multi-label", ok=True)  # fmt: skip
+    return "ml_refuse"
+
+
 @pytest.mark.parametrize(
     "command",
     [
@@ -211,11 +223,9 @@ def test_threshold_needs_a_multi_label_model(db: Path) -> None:
     ],
     ids=lambda c: "-".join(c[:2]),
 )
-def test_what_a_multi_label_model_refuses(db: Path, command: list[str]) -> None:
-    run("train", db, "-m", "ml_refuse", "--tokens", "train_tokens", "--labels", "train_labels",
-        "--multi-label", ok=True)  # fmt: skip
+def test_what_a_multi_label_model_refuses(db: Path, refusing: str, command: list[str]) -> None:
     before = _fingerprint(db)
-    result = run(command[0], db, "-m", "ml_refuse", *command[1:])
+    result = run(command[0], db, "-m", refusing, *command[1:])
     assert result.returncode != 0
     assert "multi-label" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert _fingerprint(db) == before
