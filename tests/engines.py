@@ -103,11 +103,19 @@ def spark_session():
         import tempfile
 
         warehouse = tempfile.mkdtemp(prefix="sqlnb-spark-")
+        # Test-only settings for tiny tables (issue 36: the in-process Spark lane is CPU-bound):
+        # no whole-stage code generation (a Janino compilation per query costs more than its
+        # rows), no adaptive execution and one shuffle partition. sqlnb's SQL still runs under
+        # Spark's defaults (whole-stage codegen, AQE) in the spark-processes part of CI: its own
+        # sessions (local, a standalone cluster) and a Connect server, against DuckDB's labels
+        # (tests/test_spark.py's process tests).
         _spark = (
             SparkSession.builder.master("local[2]")
             .appName("sqlnb-tests")
             .config("spark.sql.warehouse.dir", warehouse)
-            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.sql.shuffle.partitions", "1")
+            .config("spark.sql.codegen.wholeStage", "false")
+            .config("spark.sql.adaptive.enabled", "false")
             .config("spark.ui.enabled", "false")
             .config("spark.sql.session.timeZone", "UTC")
             .getOrCreate()
