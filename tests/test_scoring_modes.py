@@ -125,3 +125,22 @@ def test_rows_form_refuses_a_tree_beside_a_multi_label_model(engine: Any) -> Non
         rows_form(db, "tree")
     assert "model 'tree' is hierarchical: Duckdb's SQL functions do not walk" in str(error.value)
     same(rows_form(db, "ml"), functions(engine, "ml"))
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "clickhouse"], indirect=True)
+def test_list_form_lists_a_walk_beside_a_multi_label_model(engine: Any) -> None:
+    """The list form (DuckDB's macros, ClickHouse's lambdas) binds the one multi-label step
+    (``sql/multilabel/listed.sql``): beside a multi-label model, a hierarchical model's walk
+    is a list of one (none where the walk stops above the tree) with its probability, as
+    predict walks it; the multi-label model's labels are those the rows form gives."""
+    db = database(engine, hierarchy=True, multi=True)
+    walk = sqlnb.load(db, "tree").prediction_query(Docs("test_docs"))
+    want = {int(r[0]): ([r[1]] if r[1] is not None else [], float(r[2])) for r in db.fetch(walk)}
+    assert any(not labels for labels, _ in want.values())  # a walk that stopped
+    got = functions(engine, "tree")
+    assert got.keys() == want.keys() and len(want) == 80
+    for doc_id, (labels, proba) in want.items():
+        assert list(got[doc_id][0]) == labels, doc_id
+        assert abs(got[doc_id][1] - proba) <= 1e-12, doc_id
+    if engine.name == "duckdb":
+        same(rows_form(db, "ml"), functions(engine, "ml"))

@@ -1,6 +1,5 @@
 -- The binary posterior step of a multi-label model, written once (for sql/multilabel/
--- posterior.sql over rows, listed.sql over DuckDB's lists and listed.clickhouse.sql over
--- ClickHouse's arrays): a label's probability is the logistic function of its log odds $v
+-- posterior.sql over rows, lists.sql over DuckDB's lists and ClickHouse's arrays): a label's probability is the logistic function of its log odds $v
 -- (its joint log-likelihood: sqlnb/multilabel derives the label's weights and base as "label"
 -- minus "not label"), in the form that cannot overflow, and its log. A NULL $v (no score) is
 -- a probability of 0 (its log NULL).

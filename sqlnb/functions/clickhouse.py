@@ -285,15 +285,15 @@ def _functions(shape: Shape) -> tuple[exp.Expr, exp.Expr]:
     if shape.hierarchy:  # labels that form a tree: the walk after the posterior
         chosen = labels.walked(chosen, {n: field(n) for n in ("labels", "hierarchy", "confidence")})
     if shape.multi:  # several labels per document: an array of labels (sqlnb.multilabel)
-        chosen = templates.expressions(
-            "multilabel/listed.clickhouse.sql",
-            threshold=field("threshold"),
-            labels=field("labels"),
-            jll=jll,
-            label=chosen["label"],
-            proba=chosen["proba"],
-            logistic=multilabel.logistic(exp.column("v"))["proba"],
-        )
+        threshold = exp.Nullif(this=field("threshold"), expression=exp.convert(-1))  # (-1: none)
+        found = multilabel.at_threshold(jll, field("labels"), threshold)
+        x = exp.column("x")  # the flat label, named once: arrayMap(x -> ..., [label])[1]
+        named = {**chosen, "label": x}
+        mode = multilabel.step(threshold.copy(), found["labels"], found["top"], named)
+        once = exp.Lambda(this=mode["label"], expressions=[exp.to_identifier("x")])
+        listed = exp.func("arrayMap", once, exp.Array(expressions=[chosen["label"]]))
+        chosen = {"label": exp.Bracket(this=listed, expressions=[exp.convert(1)], offset=1),
+                  "proba": mode["proba"]}  # fmt: skip
     return tuple(_checked(chosen[n], models, n) for n in ("label", "proba"))  # type: ignore[return-value]
 
 

@@ -288,7 +288,8 @@ def labels(
     ``sqlnb_model``, whatever its kind, by the rules of its kind (:func:`_any`), with the
     steps of the database's ``shape``; with ``walks`` every model's walk of its tree
     (:func:`sqlnb.labels.walked_rows`), with ``lists`` (a dialect) the label a list, the
-    multi-label step after the posterior (``sql/multilabel/rows.sql``)."""
+    multi-label step after the posterior (``sql/multilabel/rows.sql``, then the step every form
+    binds, ``sql/multilabel/listed.sql``)."""
     jll = templates.select(
         "macros/jll.sql",
         jll=joint_of(),
@@ -331,13 +332,17 @@ def labels(
             k=templates.col("class_id", "p"),
             where=where,
         )["listed"]
-        empty = exp.DataType.build("VARCHAR[]", dialect=templates.SOURCE_DIALECT)
-        final = templates.select(
+        grouped = templates.select(
             "multilabel/rows.sql",
             posterior=exp.to_table(POSTERIOR),
             binary=exp.to_table(binary),
             listed=listed,
-            empty=exp.cast(exp.Array(expressions=[]), empty),
             modes=multilabel.modes(),
         )
+        s = {c: templates.col(c, "s") for c in ("threshold", "labels", "top", "label", "proba")}
+        mode = multilabel.step(s["threshold"], s["labels"], s["top"], s)
+        final = exp.select(
+            templates.col("doc_id", "s").as_("doc_id"),
+            *(value.as_(c) for c, value in mode.items()),
+        ).from_(grouped.subquery("s"))
     return Pipeline(steps).select(final)

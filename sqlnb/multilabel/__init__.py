@@ -16,6 +16,7 @@ evaluate gives the multi-label metrics (:mod:`sqlnb.multilabel.metrics`).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
@@ -83,25 +84,71 @@ def posterior(jll: str) -> exp.Select:
     return templates.select("multilabel/posterior.sql", jll=exp.to_table(jll), **step)
 
 
+def step(
+    threshold: exp.Expr,
+    labels: exp.Expr,
+    top: exp.Expr,
+    chosen: Mapping[str, exp.Expr],
+    empty: exp.Expr | None = None,
+) -> dict[str, exp.Expr]:
+    """The multi-label step of the scoring form (``sql/multilabel/listed.sql``), which each
+    engine form binds: for a model with a ``threshold`` (NULL for none) its ``labels`` at it
+    and its largest binary probability ``top``; for another its ``chosen`` label as a list of
+    one and its proba. ``empty`` is the empty list (default: of VARCHAR)."""
+    if empty is None:
+        empty = exp.cast(
+            exp.Array(expressions=[]),
+            exp.DataType.build("VARCHAR[]", dialect=templates.SOURCE_DIALECT),
+        )
+    return templates.expressions(
+        "multilabel/listed.sql",
+        threshold=threshold,
+        labels=labels,
+        top=top,
+        label=chosen["label"],
+        proba=chosen["proba"],
+        empty=empty,
+    )
+
+
+def at_threshold(jll: exp.Expr, classes: exp.Expr, threshold: exp.Expr) -> dict[str, exp.Expr]:
+    """The list form's ``labels`` and ``top`` for :func:`step` (``sql/multilabel/lists.sql``):
+    of the list of log odds ``jll`` (in class order), the ``classes`` whose binary probability
+    is at or above ``threshold`` and the largest probability."""
+    return templates.expressions(
+        "multilabel/lists.sql",
+        jll=jll,
+        classes=classes,
+        threshold=threshold,
+        logistic=logistic(exp.column("v"))["proba"],
+    )
+
+
 def listed(
     row: exp.Expr, jll: exp.Expr, chosen: dict[str, exp.Expr], model: exp.Expr
 ) -> dict[str, exp.Expr]:
     """DuckDB's sqlnb_classify and sqlnb_proba in a database with a multi-label model: over the
-    lookup row ``row`` (:mod:`sqlnb.functions.lists`) and its list of log odds ``jll``, the
-    labels at or above the threshold of the model ``model`` (a list, in class order) and the
-    largest probability; another model's ``chosen`` label as a list of one and its proba
-    (``sql/multilabel/listed.sql``)."""
-    scored = templates.select(
-        "multilabel/listed.sql",
-        row=row,
-        jll=jll,
-        model=model,
-        label=chosen["label"],
-        proba=chosen["proba"],
-        logistic=logistic(exp.column("v"))["proba"],
-        modes=modes(),
+    lookup row ``row`` (l: :mod:`sqlnb.functions.lists`) and its list of log odds ``jll``, at
+    the threshold the model ``model`` stores (m: ``sql/multilabel/modes.sql``), the labels and
+    largest probability (:func:`at_threshold`) and the ``chosen`` flat label and proba, each
+    computed once, then the step every form binds (:func:`step`), as the rows form does."""
+    threshold = templates.col("threshold", "m")
+    found = at_threshold(jll, templates.col("labels", "l"), threshold)
+    mine = (
+        exp.select(templates.col("threshold", "g").as_("threshold"))
+        .from_(modes().subquery("g"))
+        .where(templates.col("model", "g").eq(model))
     )
-    return {c: exp.select(c).from_(scored.subquery("u")).subquery() for c in ("label", "proba")}
+    parts = {"threshold": threshold.copy(), **chosen, **found}
+    scored = (
+        exp.select(*(value.as_(c) for c, value in parts.items()))
+        .from_(row)
+        .join(mine.subquery("m"), on=exp.true(), join_type="LEFT")
+    )
+    s = {c: templates.col(c, "s") for c in parts}
+    mode = step(s["threshold"], s["labels"], s["top"], s)
+    query = exp.select(*(value.as_(c) for c, value in mode.items())).from_(scored.subquery("s"))
+    return {c: exp.select(c).from_(query.subquery("u")).subquery() for c in ("label", "proba")}
 
 
 def list_type(db: Database, label_type: str) -> exp.DataType:
