@@ -388,7 +388,8 @@ def _train(kind_name: str, dialect: str, parts: list[ModelTable]) -> str:
         ),
     ]
     derived = {t.name for t in tables(the_kind) if not t.counts}
-    for statement in training.parameters(MODEL, the_kind, params, "VARCHAR", 2):
+    # 0 classes: any number (the SQL may not be written for one)
+    for statement in training.parameters(MODEL, the_kind, params, "VARCHAR", 0):
         target = statement.this.find(exp.Table) if isinstance(statement, exp.Insert) else None
         if target is not None and target.name in derived:
             filled = [c.name for c in statement.this.expressions]

@@ -164,7 +164,7 @@ def parameters(
     model: str, the_kind: Kind, params: dict[str, Any], label_type: str, n_classes: int
 ) -> list[exp.Expr]:
     """The derived tables (prior, the kind's parameters) and the catalog row, from the counts
-    of ``n_classes`` classes."""
+    of ``n_classes`` classes (0: any number)."""
     weight, total = prior_bindings(params)
     statements = [
         templates.render("train/prior.sql", model=model, weight=weight, total=total),

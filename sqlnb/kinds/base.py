@@ -263,7 +263,7 @@ class Kind:
 
     def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
         """Statements that insert the derived parameters from the stored counts of
-        ``n_classes`` classes."""
+        ``n_classes`` classes (0: any number, the classes numbered 0 ... n - 1 otherwise)."""
         raise NotImplementedError
 
     checks: ClassVar[Checks] = Checks()

@@ -247,7 +247,7 @@ class TextKind(Kind):
             statements, counts = document.derive(model)
         return [
             *statements,
-            wide.derive(model, families, counts),
+            wide.derive(model, families, counts, n_classes=n_classes),
             self.derive_base(model),
         ]
 

@@ -11,9 +11,10 @@ in every sqlnb table (and, past the model's last class, no class at all). Every 
 reads the same :data:`BLOCK` columns whatever the number of classes, so none depends on it.
 
 Training derives the table straight from the stored counts: one pivot of
-``sqlnb_word_counts`` by word and block (a column per slot), then each kind's per-class formula
-(``sql/<kind>/weight.sql``, one expression over one class's counts) for every column. The
-readable ``sqlnb_log_theta`` (and ``sqlnb_log_absent``) are views that unpivot it.
+``sqlnb_word_counts`` (a column per class up to :data:`BY_WORD` classes, else a column per slot
+of a block), then each kind's per-class formula (``sql/<kind>/weight.sql``, one expression over
+one class's counts) for every column. The readable ``sqlnb_log_theta`` (and
+``sqlnb_log_absent``) are views that unpivot it.
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ BLOCK = 8  # classes per row: the table's columns w0 ... w7 (a test checks the t
 SLOTS = range(BLOCK)
 COLUMNS = ("word", "base", *(f"w{j}" for j in SLOTS))  # after model (create_scoring.sql)
 DOUBLE = exp.DataType.build("DOUBLE")
+# Up to this many classes the counts are pivoted by word alone, a column per class (one GROUP
+# BY, every block's rows from the same pivoted row); above, by word and block, 8 columns
+# whatever the number of classes. Measured (docs/performance.md, "Deriving the weights by
+# word"): 20 classes 0.92 against 1.2 CPU-s, 60 classes no faster, and the SQL built grows
+# with the classes.
+BY_WORD = 24
 
 # A kind's weight of the class in slot j, from the bindings of slot j (see :func:`bindings`).
 Weight = Callable[[dict[str, exp.Expr]], exp.Expr]
@@ -68,13 +75,14 @@ def formula(name: str, bindings: dict[str, exp.Expr]) -> exp.Expr:
     return expression
 
 
-def bindings(j: int) -> dict[str, exp.Expr]:
-    """What a weight formula may use for the class in slot j of a row's block, in the query of
+def bindings(j: int, counts: str = "q") -> dict[str, exp.Expr]:
+    """What a weight formula may use for the class in slot j of a row's block (or, with the
+    counts pivoted by word, for class j: ``counts`` the pivot's alias), in the query of
     :func:`derive`: ``$count`` (N_kw, 0 where the word is not in the class), ``$total`` (N_k,
     the class's summed count), ``$docs`` (its documents), ``$size`` (V, the vocabulary),
     ``$word_total`` (the word's count over all classes) and ``$all`` (every count)."""
     return {
-        "count": exp.func("COALESCE", col(f"c{j}", "q"), _int(0)),
+        "count": exp.func("COALESCE", col(f"c{j}", counts), _int(0)),
         "total": exp.func("COALESCE", col(f"t{j}", "s"), _int(0)),
         "docs": col(f"n{j}", "s"),
         "size": col("vocabulary", "s"),
@@ -98,9 +106,9 @@ def _hoist(expression: exp.Expr, hoisted: list[exp.Expr]) -> exp.Expr:
 def _by(source: exp.Expr, alias: str, key: str, value: str, prefix: str, n: int) -> list[exp.Expr]:
     """SUM(value) per ``key`` (a class or slot) as columns <prefix>0 ... <prefix>n-1."""
     return [
-        exp.Sum(this=exp.Case().when(col(key, alias).eq(_int(k)), col(value, alias))).as_(
-            f"{prefix}{k}"
-        )
+        exp.Sum(
+            this=exp.Case().when(col(key, alias).eq(_int(k)), col(value, alias), copy=False)
+        ).as_(f"{prefix}{k}")
         for k in range(n)
     ]
 
@@ -130,11 +138,114 @@ def _words(pivoted: exp.Expr, totals: exp.Query | None) -> tuple[exp.Select, exp
     return words, size
 
 
+def _family_base(prefix: str) -> exp.Expr:
+    """The ``base`` of a family's rows: block s.base (``w``), or -1 - s.base (``a``)."""
+    if prefix == "w":
+        return col("base", "s")
+    return exp.Sub(this=_int(-1), expression=col("base", "s"))
+
+
+def _insert(model: Name, rows: list[exp.Select], pivot: exp.Query, blocks: exp.Query) -> exp.Expr:
+    union: exp.Query = rows[0]
+    for other in rows[1:]:
+        union = exp.union(union, other, distinct=False, copy=False)
+    query = exp.select("*").from_(union.subquery("r", copy=False), copy=False)
+    query = query.with_(PIVOT, as_=pivot, copy=False).with_("sqlnb_blocks", as_=blocks, copy=False)
+    return exp.insert(query, templates.table(TABLE), columns=["model", *COLUMNS], copy=False)
+
+
+def by_word(
+    model: Name, families: dict[str, Weight], counts: exp.Query, n_classes: int
+) -> exp.Expr:
+    """:func:`derive` for a model of ``n_classes`` classes numbered 0 ... n_classes - 1, the
+    counts pivoted by word alone: one GROUP BY word with a column per class and the word's
+    total, one row of the classes' totals, and each word's row crossed with the numbers of
+    the blocks (column j of block b: class b + j's formula, chosen by a CASE on the block)."""
+    classes = range(n_classes)
+    pivot = (
+        exp.select(
+            col("word", "w").as_("word"),
+            *(
+                exp.Sum(
+                    this=exp.Case().when(
+                        col("class_id", "w").eq(_int(k)), col("count", "w"), copy=False
+                    )
+                ).as_(f"c{k}")
+                for k in classes
+            ),
+            exp.Sum(this=col("count", "w")).as_("total"),
+        )
+        .from_(counts.subquery("w"), copy=False)
+        .group_by(col("word", "w"), copy=False)
+    )
+    summed = exp.select(
+        *(exp.Sum(this=col(f"c{k}", "w")).as_(f"t{k}") for k in classes),
+        exp.cast(exp.Count(this=exp.Star()), DOUBLE).as_("vocabulary"),
+        exp.Sum(this=col("total", "w")).as_("grand_total"),
+    ).from_(exp.alias_(exp.to_table(PIVOT), "w", table=True), copy=False)
+    per_class = (
+        exp.select(col("class_id", "c").as_("class_id"), col("n_docs", "c").as_("n_docs"))
+        .from_(exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True), copy=False)
+        .where(_model(model, "c"), copy=False)
+    )
+    docs = exp.select(*_by(per_class.subquery("g"), "g", "class_id", "n_docs", "n", n_classes))
+    docs = docs.from_(per_class.subquery("g"), copy=False)
+    numbers: exp.Query = exp.select(_int(0).as_("base"))
+    for first in range(BLOCK, n_classes, BLOCK):
+        numbers = exp.union(
+            numbers, exp.select(_int(first).as_("base")), distinct=False, copy=False
+        )
+    blocks = (
+        exp.select(
+            col("base", "b").as_("base"),
+            *(col(f"t{k}", "z").as_(f"t{k}") for k in classes),
+            col("vocabulary", "z").as_("vocabulary"),
+            col("grand_total", "z").as_("grand_total"),
+            *(col(f"n{k}", "d").as_(f"n{k}") for k in classes),
+        )
+        .from_(numbers.subquery("b"), copy=False)
+        .join(summed.subquery("z", copy=False), join_type="CROSS", copy=False)
+        .join(docs.subquery("d", copy=False), join_type="CROSS", copy=False)
+    )
+    hoisted: list[exp.Expr] = []
+    rows = []
+    for prefix, weight in families.items():
+        weights = []
+        for j in SLOTS:
+            per_block = [
+                (first, _hoist(weight(bindings(first + j, "p")), hoisted))
+                for first in range(0, n_classes, BLOCK)
+                if first + j < n_classes
+            ]
+            if not per_block:  # past the last class: no class
+                weights.append(exp.cast(exp.null(), DOUBLE).as_(f"w{j}"))
+            elif n_classes <= BLOCK:  # one block: every row is of it
+                weights.append(per_block[0][1].as_(f"w{j}", copy=False))
+            else:
+                case = exp.Case(this=col("base", "s"))
+                for first, formula_ in per_block:
+                    case = case.when(_int(first), formula_, copy=False)
+                weights.append(case.as_(f"w{j}", copy=False))
+        named = [exp.convert(model).as_("model"), col("word", "p").as_("word")]
+        rows.append(
+            exp.Select(expressions=[*named, _family_base(prefix).as_("base"), *weights])
+            .from_(exp.alias_(exp.to_table(PIVOT), "p", table=True), copy=False)
+            .join(
+                exp.alias_(exp.to_table("sqlnb_blocks"), "s", table=True),
+                join_type="CROSS",
+                copy=False,
+            )
+        )
+    stats = exp.select(exp.Star(), *hoisted).from_(blocks.subquery("s"), copy=False)
+    return _insert(model, rows, pivot, stats)
+
+
 def derive(
     model: Name,
     families: dict[str, Weight],
     counts: exp.Query | None = None,
     totals: exp.Query | None = None,
+    n_classes: int = 0,
 ) -> exp.Expr:
     """Insert the model's rows into ``sqlnb_scoring``: for every training word and block of
     classes a row whose column j holds the weight of class base + j, by each family's formula
@@ -145,13 +256,17 @@ def derive(
     number of classes. ``counts`` is the relation
     (class_id, word, count) of the model's counts, if not its rows of ``sqlnb_word_counts``;
     ``totals`` (word, count), if given, the words' counts over all documents (a multi-label
-    model's, whose documents count under several classes), else the counts' sums."""
+    model's, whose documents count under several classes), else the counts' sums.
+    ``n_classes``, if known (the classes numbered 0 ... n_classes - 1), and at most
+    :data:`BY_WORD` without ``totals``: :func:`by_word` (the same rows)."""
     if counts is None:
         counts = (
             exp.select(col("class_id"), col("word"), col("count"))
             .from_(exp.to_table("sqlnb_word_counts"), copy=False)
             .where(_model(model), copy=False)
         )
+    if totals is None and 0 < n_classes <= BY_WORD:
+        return by_word(model, families, counts, n_classes)
     block = block_of(col("class_id", "w"))
     pivot = (  # per word and block with a count: column c<j> the count of class base + j
         exp.select(
@@ -204,16 +319,12 @@ def derive(
     hoisted: list[exp.Expr] = []
     selects: list[exp.Select] = []
     for prefix, weight in families.items():
-        base = (
-            col("base", "s")
-            if prefix == "w"
-            else exp.Sub(this=_int(-1), expression=col("base", "s"))
-        )
         weights = [  # past the last class, no class: NULL
             exp.Case()
             .when(
                 exp.Is(this=col(f"n{j}", "s"), expression=exp.null()).not_(),
                 _hoist(weight(bindings(j)), hoisted),
+                copy=False,
             )
             .as_(f"w{j}")
             for j in SLOTS
@@ -222,7 +333,7 @@ def derive(
             exp.select(
                 exp.convert(model).as_("model"),
                 col("word", "p").as_("word"),
-                base.as_("base"),
+                _family_base(prefix).as_("base"),
                 *weights,
             )
             .from_(words.subquery("p"), copy=False)
@@ -240,13 +351,8 @@ def derive(
                 copy=False,
             )
         )
-    rows: exp.Query = selects[0]
-    for other in selects[1:]:
-        rows = exp.union(rows, other, distinct=False)
     stats = exp.select(exp.Star(), *hoisted).from_(blocks.subquery("s"), copy=False)
-    query = exp.select("*").from_(rows.subquery("r")).with_(PIVOT, as_=pivot, copy=False)
-    query = query.with_("sqlnb_blocks", as_=stats, copy=False)
-    return exp.insert(query, templates.table(TABLE), columns=["model", *COLUMNS])
+    return _insert(model, selects, pivot, stats)
 
 
 def pick(prefix: str) -> exp.Expr:

@@ -24,194 +24,44 @@ FROM (
     p.word AS word,
     s.base AS base,
     CASE
-      WHEN NOT (
-        s.n0 IS NULL
-      )
-      THEN CASE
-        WHEN COALESCE(q.c0, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n0 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(COALESCE(q.c0, 0) + CAST(1.0 AS Nullable(Float64))) - s.h0
-      END
+      WHEN COALESCE(p.c0, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+      AND s.n0 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+      THEN LN(COALESCE(p.c0, 0) + CAST(1.0 AS Nullable(Float64))) - s.h0
     END AS w0,
     CASE
-      WHEN NOT (
-        s.n1 IS NULL
-      )
-      THEN CASE
-        WHEN COALESCE(q.c1, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n1 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(COALESCE(q.c1, 0) + CAST(1.0 AS Nullable(Float64))) - s.h1
-      END
+      WHEN COALESCE(p.c1, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+      AND s.n1 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+      THEN LN(COALESCE(p.c1, 0) + CAST(1.0 AS Nullable(Float64))) - s.h1
     END AS w1,
-    CASE
-      WHEN NOT (
-        s.n2 IS NULL
-      )
-      THEN CASE
-        WHEN COALESCE(q.c2, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n2 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(COALESCE(q.c2, 0) + CAST(1.0 AS Nullable(Float64))) - s.h2
-      END
-    END AS w2,
-    CASE
-      WHEN NOT (
-        s.n3 IS NULL
-      )
-      THEN CASE
-        WHEN COALESCE(q.c3, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n3 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(COALESCE(q.c3, 0) + CAST(1.0 AS Nullable(Float64))) - s.h3
-      END
-    END AS w3,
-    CASE
-      WHEN NOT (
-        s.n4 IS NULL
-      )
-      THEN CASE
-        WHEN COALESCE(q.c4, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n4 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(COALESCE(q.c4, 0) + CAST(1.0 AS Nullable(Float64))) - s.h4
-      END
-    END AS w4,
-    CASE
-      WHEN NOT (
-        s.n5 IS NULL
-      )
-      THEN CASE
-        WHEN COALESCE(q.c5, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n5 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(COALESCE(q.c5, 0) + CAST(1.0 AS Nullable(Float64))) - s.h5
-      END
-    END AS w5,
-    CASE
-      WHEN NOT (
-        s.n6 IS NULL
-      )
-      THEN CASE
-        WHEN COALESCE(q.c6, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n6 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(COALESCE(q.c6, 0) + CAST(1.0 AS Nullable(Float64))) - s.h6
-      END
-    END AS w6,
-    CASE
-      WHEN NOT (
-        s.n7 IS NULL
-      )
-      THEN CASE
-        WHEN COALESCE(q.c7, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n7 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(COALESCE(q.c7, 0) + CAST(1.0 AS Nullable(Float64))) - s.h7
-      END
-    END AS w7
-  FROM (
-    SELECT
-      SUM(
-        COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
-      ) AS total,
-      w.word AS word
-    FROM sqlnb_pivot AS w
-    GROUP BY
-      w.word
-  ) AS p
+    CAST(NULL AS Nullable(Float64)) AS w2,
+    CAST(NULL AS Nullable(Float64)) AS w3,
+    CAST(NULL AS Nullable(Float64)) AS w4,
+    CAST(NULL AS Nullable(Float64)) AS w5,
+    CAST(NULL AS Nullable(Float64)) AS w6,
+    CAST(NULL AS Nullable(Float64)) AS w7
+  FROM sqlnb_pivot AS p
   CROSS JOIN sqlnb_blocks AS s
-  LEFT JOIN sqlnb_pivot AS q
-    ON q.word = p.word AND q.base = s.base
   UNION ALL
   SELECT
     'spam' AS model,
     p.word AS word,
     -1 - s.base AS base,
     CASE
-      WHEN NOT (
-        s.n0 IS NULL
-      )
-      THEN CASE
-        WHEN s.n0 - COALESCE(q.c0, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n0 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(s.n0 - COALESCE(q.c0, 0) + CAST(1.0 AS Nullable(Float64))) - s.h8
-      END
+      WHEN s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+      AND s.n0 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+      THEN LN(s.n0 - COALESCE(p.c0, 0) + CAST(1.0 AS Nullable(Float64))) - s.h2
     END AS w0,
     CASE
-      WHEN NOT (
-        s.n1 IS NULL
-      )
-      THEN CASE
-        WHEN s.n1 - COALESCE(q.c1, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n1 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(s.n1 - COALESCE(q.c1, 0) + CAST(1.0 AS Nullable(Float64))) - s.h9
-      END
+      WHEN s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS Nullable(Float64)) > 0
+      AND s.n1 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
+      THEN LN(s.n1 - COALESCE(p.c1, 0) + CAST(1.0 AS Nullable(Float64))) - s.h3
     END AS w1,
-    CASE
-      WHEN NOT (
-        s.n2 IS NULL
-      )
-      THEN CASE
-        WHEN s.n2 - COALESCE(q.c2, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n2 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(s.n2 - COALESCE(q.c2, 0) + CAST(1.0 AS Nullable(Float64))) - s.h10
-      END
-    END AS w2,
-    CASE
-      WHEN NOT (
-        s.n3 IS NULL
-      )
-      THEN CASE
-        WHEN s.n3 - COALESCE(q.c3, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n3 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(s.n3 - COALESCE(q.c3, 0) + CAST(1.0 AS Nullable(Float64))) - s.h11
-      END
-    END AS w3,
-    CASE
-      WHEN NOT (
-        s.n4 IS NULL
-      )
-      THEN CASE
-        WHEN s.n4 - COALESCE(q.c4, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n4 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(s.n4 - COALESCE(q.c4, 0) + CAST(1.0 AS Nullable(Float64))) - s.h12
-      END
-    END AS w4,
-    CASE
-      WHEN NOT (
-        s.n5 IS NULL
-      )
-      THEN CASE
-        WHEN s.n5 - COALESCE(q.c5, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n5 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(s.n5 - COALESCE(q.c5, 0) + CAST(1.0 AS Nullable(Float64))) - s.h13
-      END
-    END AS w5,
-    CASE
-      WHEN NOT (
-        s.n6 IS NULL
-      )
-      THEN CASE
-        WHEN s.n6 - COALESCE(q.c6, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n6 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(s.n6 - COALESCE(q.c6, 0) + CAST(1.0 AS Nullable(Float64))) - s.h14
-      END
-    END AS w6,
-    CASE
-      WHEN NOT (
-        s.n7 IS NULL
-      )
-      THEN CASE
-        WHEN s.n7 - COALESCE(q.c7, 0) + CAST(1.0 AS Nullable(Float64)) > 0
-        AND s.n7 + CAST(1.0 AS Nullable(Float64)) + CAST(1.0 AS Nullable(Float64)) > 0
-        THEN LN(s.n7 - COALESCE(q.c7, 0) + CAST(1.0 AS Nullable(Float64))) - s.h15
-      END
-    END AS w7
-  FROM (
-    SELECT
-      SUM(
-        COALESCE(w.c0, 0) + COALESCE(w.c1, 0) + COALESCE(w.c2, 0) + COALESCE(w.c3, 0) + COALESCE(w.c4, 0) + COALESCE(w.c5, 0) + COALESCE(w.c6, 0) + COALESCE(w.c7, 0)
-      ) AS total,
-      w.word AS word
-    FROM sqlnb_pivot AS w
-    GROUP BY
-      w.word
-  ) AS p
+    CAST(NULL AS Nullable(Float64)) AS w2,
+    CAST(NULL AS Nullable(Float64)) AS w3,
+    CAST(NULL AS Nullable(Float64)) AS w4,
+    CAST(NULL AS Nullable(Float64)) AS w5,
+    CAST(NULL AS Nullable(Float64)) AS w6,
+    CAST(NULL AS Nullable(Float64)) AS w7
+  FROM sqlnb_pivot AS p
   CROSS JOIN sqlnb_blocks AS s
-  LEFT JOIN sqlnb_pivot AS q
-    ON q.word = p.word AND q.base = s.base
 ) AS r;
