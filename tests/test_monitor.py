@@ -16,12 +16,22 @@ import duckdb
 import numpy as np
 import pytest
 from cli import ENV, run
+from conftest import copy_database
 from drift import corpus
 from engines import duckdb_results
 
 import sqlnb
 
 DOCS = ("--docs", "every_doc", "--id-column", "doc_id", "--text-column", "text")
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tables and the model of :func:`make`, trained once for the module (issue 36): each
+    test copies the file (``copy_database``) and changes only its copy."""
+    path = tmp_path_factory.mktemp("monitor") / "trained.duckdb"
+    make(path)
+    return path
 
 
 def make(path: Path) -> None:
@@ -55,9 +65,9 @@ def js(p: dict[str, float], q: dict[str, float]) -> float:
     return kl(pv) / 2 + kl(qv) / 2
 
 
-def test_a_window_against_numpy(tmp_path):
+def test_a_window_against_numpy(trained, tmp_path):
     path = tmp_path / "m.duckdb"
-    make(path)
+    copy_database(trained, path)
     frame = corpus(11)
     early = frame[frame.sent < "2024-03-01"]
     march = frame[(frame.sent >= "2024-03-01") & (frame.sent < "2024-04-01")]
@@ -119,9 +129,9 @@ def test_a_window_against_numpy(tmp_path):
 
 
 @pytest.mark.slow  # 16 s in CI (issue 36: out of the quick loop, still in CI)
-def test_windows_by_month_week_and_none(tmp_path):
+def test_windows_by_month_week_and_none(trained, tmp_path):
     path = tmp_path / "w.duckdb"
-    make(path)
+    copy_database(trained, path)
     rows = monitored(path, "--time-column", "day", "--every", "month")
     assert [(r["window"], r["label"]) for r in rows] == [
         (f"2024-0{m}-01", label) for m in range(1, 5) for label in ("ham", "spam")
@@ -148,9 +158,9 @@ def test_windows_by_month_week_and_none(tmp_path):
     assert [r["window"] for r in one] == [None, None] and one[0]["documents"] == 120
 
 
-def test_output_table_and_refusals(tmp_path):
+def test_output_table_and_refusals(trained, tmp_path):
     path = tmp_path / "o.duckdb"
-    make(path)
+    copy_database(trained, path)
     rows = monitored(path, "--time-column", "day")
     run("monitor", path, *DOCS, "--time-column", "day", "--output", "drift", ok=True)
     with duckdb.connect(str(path), read_only=True) as con:
@@ -251,10 +261,10 @@ def test_refuses_a_model_that_is_not_text(tmp_path, kind):
     assert code == 1 and "monitor measures text drift: model 'default' is gaussian" in err
 
 
-def test_report_draws_the_monitor_over_time(tmp_path):
+def test_report_draws_the_monitor_over_time(trained, tmp_path):
     """sqlnb report with the monitor's options embeds its rows and draws them."""
     path = tmp_path / "r.duckdb"
-    make(path)
+    copy_database(trained, path)
     rows = monitored(path, "--time-column", "day")
     html = tmp_path / "r.html"
     run("report", path, *DOCS, "--time-column", "day", "--output", html, ok=True)
@@ -274,12 +284,12 @@ def test_report_draws_the_monitor_over_time(tmp_path):
     assert "Drift over time" not in (tmp_path / "plain.html").read_text()
 
 
-def test_the_new_data_is_read_once_for_its_tokens(tmp_path):
+def test_the_new_data_is_read_once_for_its_tokens(trained, tmp_path):
     """One pass over the new documents' text: the statements that read the docs table are the
     windows' (ids and times) and the tokenizer's, once each; the posteriors, predict's labels,
     the drift and the priors' EM read the tokens and posteriors already computed."""
     path = tmp_path / "m.duckdb"
-    make(path)
+    copy_database(trained, path)
     profile = tmp_path / "profile.jsonl"
     env = {**ENV, "SQLNB_PROFILE": str(profile)}
     args = ("--time-column", "day", "--every", "month")

@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from cli import run
+from conftest import copy_database
 from drift import corpus
 from engines import duckdb_results
 from test_functions import function_rows
@@ -27,6 +28,16 @@ def make(path: Path) -> None:
         con.execute("CREATE TABLE early AS SELECT * FROM frame WHERE sent < '2024-03-01'")
         con.execute("CREATE TABLE late AS SELECT * FROM frame WHERE sent >= '2024-03-01'")
         con.execute("CREATE TABLE every_doc AS SELECT * FROM frame")
+
+
+@pytest.fixture(scope="module")
+def early(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """:func:`make`'s tables and the model trained on ``early`` (version 1), trained once for
+    the module (issue 36): each test that starts there copies the file (``copy_database``)."""
+    path = tmp_path_factory.mktemp("versions") / "early.duckdb"
+    make(path)
+    run("train", path, *docs("early"), ok=True)
+    return path
 
 
 def docs(table: str) -> tuple[str, ...]:
@@ -73,10 +84,9 @@ def refused(path: Path, *args: object, says: str) -> None:
 
 
 @pytest.mark.slow  # 17 s in CI (issue 36: out of the quick loop, still in CI)
-def test_versions_rollback_and_refusals(tmp_path):
+def test_versions_rollback_and_refusals(early, tmp_path):
     path = tmp_path / "v.duckdb"
-    make(path)
-    run("train", path, *docs("early"), ok=True)
+    copy_database(early, path)
     refused(path, "rollback", path, says="no version before 1")
     first = predicted(path)
     run("train", path, *docs("late"), ok=True)
@@ -161,10 +171,9 @@ def test_a_dropped_number_is_never_given_again_after_a_rollback(tmp_path):
     assert [(v["version"], v["current"]) for v in kept(path)] == [(1, False), (4, True)]
 
 
-def test_calibrate_keeps_a_version(tmp_path):
+def test_calibrate_keeps_a_version(early, tmp_path):
     path = tmp_path / "c.duckdb"
-    make(path)
-    run("train", path, *docs("early"), ok=True)
+    copy_database(early, path)
     before = predicted(path)
     run("calibrate", path, *docs("late"), ok=True)
     assert not same(predicted(path), before)
@@ -173,12 +182,11 @@ def test_calibrate_keeps_a_version(tmp_path):
     assert same(predicted(path), before)
 
 
-def test_interrupted_rollback_leaves_the_old_version(tmp_path, monkeypatch):
+def test_interrupted_rollback_leaves_the_old_version(early, tmp_path, monkeypatch):
     """An interruption at the last step of a rollback (in its transaction) leaves the version
     that was current; every table as before."""
     path = tmp_path / "i.duckdb"
-    make(path)
-    run("train", path, *docs("early"), ok=True)
+    copy_database(early, path)
     run("train", path, *docs("late"), ok=True)
     before, rows = tables(path), predicted(path)
 
@@ -194,12 +202,11 @@ def test_interrupted_rollback_leaves_the_old_version(tmp_path, monkeypatch):
     assert [v["current"] for v in kept(path)] == [False, True]
 
 
-def test_legacy_model_is_numbered_on_its_next_write(tmp_path):
+def test_legacy_model_is_numbered_on_its_next_write(early, tmp_path):
     """A model trained before versions were kept (no version row) is version 1 on its next
     write, which is version 2."""
     path = tmp_path / "l.duckdb"
-    make(path)
-    run("train", path, *docs("early"), ok=True)
+    copy_database(early, path)
     first = predicted(path)
     with duckdb.connect(str(path)) as con:
         con.execute("DROP TABLE sqlnb_versions")
@@ -274,7 +281,9 @@ def test_versions_on_every_engine(engine):
 
 
 @pytest.mark.slow  # 21 s in CI (issue 36: out of the quick loop, still in CI)
-def test_an_interrupted_rollback_without_transactions_leaves_one_version(tmp_path, monkeypatch):
+def test_an_interrupted_rollback_without_transactions_leaves_one_version(
+    early, tmp_path, monkeypatch
+):
     """As on Spark and ClickHouse (no transactions): a rollback interrupted after any of its
     statements leaves the old current version or the new one; or no whole current one, and
     then rollback --to finishes it (the kept versions are whole)."""
@@ -285,8 +294,7 @@ def test_an_interrupted_rollback_without_transactions_leaves_one_version(tmp_pat
     from sqlnb.engine import Database
 
     template = tmp_path / "t.duckdb"
-    make(template)
-    run("train", template, *docs("early"), ok=True)
+    copy_database(early, template)
     first = predicted(template)
     run("train", template, *docs("late"), ok=True)
     second = predicted(template)
@@ -329,13 +337,12 @@ def test_an_interrupted_rollback_without_transactions_leaves_one_version(tmp_pat
     assert outcomes == {(True, False), (False, True), (True, True)}
 
 
-def test_em_keeps_versions_with_keep(tmp_path):
+def test_em_keeps_versions_with_keep(early, tmp_path):
     """train --unlabeled (EM) keeps the version it replaces and honours --keep as every other
     write does (the CLI and the API); --keep 0 is refused before anything is written."""
     path = tmp_path / "em.duckdb"
-    make(path)
+    copy_database(early, path)
     em = ("--unlabeled-docs", "late", "--em-iterations", "2")
-    run("train", path, *docs("early"), ok=True)
     first = predicted(path)
     run("train", path, *docs("early"), *em, ok=True)
     assert [(v["version"], v["command"]) for v in kept(path)] == [(1, "train"), (2, "train")]
