@@ -1,11 +1,11 @@
 """Spark as its users run it (issue 24): every command through the command line, with labels
 equal to DuckDB's and nothing on stderr. Once in this process on the tests' one local session
 (every command: train, models, retrain, predict, tokenize, classify in place, evaluate); then,
-each its own process for what only processes show, the fewest commands that prove it: on local
-Spark with nothing configured, a training that the next command and ``spark-sql`` started in the
-same folder see (the catalog kept between commands); on a standalone master and worker, a
-training, a prediction and ``spark-sql`` run by the cluster; on a Spark Connect server, every
-command as a client of its own and a user's script calling the SQL functions.
+each its own process for what only processes show, the fewest commands that prove it: with
+nothing configured, a training run by a standalone master and worker that the next command
+(on local Spark) and ``spark-sql`` (on the cluster) started in the same folder see (the
+catalog kept between commands); on a Spark Connect server, every command as a client of its
+own and a user's script calling the SQL functions.
 
 ``.ci/run`` starts the master and worker (``$SQLNB_TEST_SPARK_MASTER``) and the Connect
 server (``$SQLNB_TEST_SPARK_CONNECT``) from pyspark's own scripts; where they are not running
@@ -172,17 +172,26 @@ def test_every_command_on_one_spark_session(corpus, tmp_path, spark_url):
 
 
 @pytest.mark.process
-def test_local_spark_keeps_its_catalog_between_commands(corpus, tmp_path):
-    """local[2] with nothing configured: a Hive catalog in the working directory that the next
-    command, and spark-sql started there, see: a training, then a prediction (DuckDB's labels)
-    and the SQL functions (predict's labels), each its own process."""
+def test_commands_on_a_standalone_cluster_and_local_spark_share_the_folders_catalog(
+    corpus, tmp_path
+):
+    """Each command its own process (its own driver JVM, and on the cluster its own
+    application and executors), with nothing configured: a training run by a standalone
+    master and worker leaves a Hive catalog in the working directory; a prediction on
+    local[2], the next command, reads it (DuckDB's labels); spark-sql started there on the
+    cluster sees the model and the SQL functions (predict's labels). Without a master
+    (``$SQLNB_TEST_SPARK_MASTER``; CI has one) every command runs on local[2]."""
+    master = os.environ.get("SQLNB_TEST_SPARK_MASTER")
+    if not master and os.environ.get("CI"):
+        unavailable("no standalone Spark master ($SQLNB_TEST_SPARK_MASTER)")
+    cluster = master or "local[2]"
     train = ["--docs", str(corpus / "train.parquet"), "--model", "m"]
-    assert "trained multinomial" in sqlnb_cli(tmp_path, "train", "local[2]", *train)
+    assert "trained multinomial" in sqlnb_cli(tmp_path, "train", cluster, *train)
     assert (tmp_path / "metastore_db").is_dir() and (tmp_path / "spark-warehouse").is_dir()
     test = ["--docs", str(corpus / "test.parquet")]
     got = predicted(sqlnb_cli(tmp_path, "predict", "local[2]", "--model", "m", *test))
     assert_same(got, expected(corpus))
-    assert_functions_with_spark_sql(tmp_path, corpus, "local[2]")
+    assert_functions_with_spark_sql(tmp_path, corpus, cluster)
 
 
 def assert_functions_with_spark_sql(cwd: Path, corpus: Path, master: str) -> None:
@@ -208,21 +217,6 @@ def assert_functions_with_spark_sql(cwd: Path, corpus: Path, master: str) -> Non
     assert {int(d): label for d, label in rows} == {
         d: label for d, (label, _) in expected(corpus).items()
     }
-
-
-@pytest.mark.process
-def test_standalone_master_and_worker(corpus, tmp_path):
-    """On a standalone master and worker (an application, and its executors, per process): a
-    training, a prediction in a second command (DuckDB's labels) and spark-sql's functions."""
-    master = os.environ.get("SQLNB_TEST_SPARK_MASTER")
-    if not master:
-        unavailable("no standalone Spark master ($SQLNB_TEST_SPARK_MASTER)")
-    train = ["--docs", str(corpus / "train.parquet"), "--model", "m"]
-    assert "trained multinomial" in sqlnb_cli(tmp_path, "train", master, *train)
-    test = ["--docs", str(corpus / "test.parquet")]
-    got = predicted(sqlnb_cli(tmp_path, "predict", master, "--model", "m", *test))
-    assert_same(got, expected(corpus))
-    assert_functions_with_spark_sql(tmp_path, corpus, master)
 
 
 @pytest.mark.process
