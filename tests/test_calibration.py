@@ -5,6 +5,7 @@ imbalanced random text corpus (three classes, 60 : 30 : 10)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from pathlib import Path
@@ -96,7 +97,11 @@ def matrix(path: Path, part: str, vocab: list[str]) -> tuple[sp.csr_matrix, np.n
     return x, labels["label"].to_numpy(), docs
 
 
+@functools.cache
 def text_data(path: Path):
+    """Each part's count matrix over the training vocabulary, its labels and documents: read
+    once per database file (the tests add models and tables, never change these three parts;
+    callers only read the arrays)."""
     vocab = sorted(frame(path, "SELECT DISTINCT word FROM train_tokens")["word"])
     return {part: matrix(path, part, vocab) for part in ("train", "calibration", "held_out")}
 

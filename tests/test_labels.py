@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 import pytest
 from cli import run
+from conftest import copy_database
 
 # A two-level taxonomy (and one top-level leaf): each leaf's words, its parent's shared words.
 TREE = {
@@ -251,15 +252,25 @@ def test_sqlite_walks_as_duckdb(trained: Path, tmp_path: Path) -> None:
         con.close()
 
 
-@pytest.mark.parametrize("method", ["isotonic", "sigmoid", "temperature"])
-def test_duckdb_functions_walk_a_calibrated_tree(tmp_path: Path, method: str) -> None:
-    """A calibrated hierarchical model: predict walks the calibrated posterior, and so do
-    DuckDB's sqlnb_classify and sqlnb_proba (not the posterior before the calibration)."""
-    path = tmp_path / "c.duckdb"
+@pytest.fixture(scope="module")
+def uncalibrated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """The hierarchical model alone in its file, trained once for the module (issue 36), and
+    its walk before any calibration: each calibration below calibrates a copy of the file."""
+    path = tmp_path_factory.mktemp("labels") / "uncalibrated.duckdb"
     make(path)
     run("train", path, *docs("train_docs"), "--label-column", "label", "-m", "tree",
         "--hierarchy", "/", ok=True)  # fmt: skip
-    raw = predicted(path, "tree")
+    return path, predicted(path, "tree")
+
+
+@pytest.mark.parametrize("method", ["isotonic", "sigmoid", "temperature"])
+def test_duckdb_functions_walk_a_calibrated_tree(
+    uncalibrated: tuple[Path, dict], tmp_path: Path, method: str
+) -> None:
+    """A calibrated hierarchical model: predict walks the calibrated posterior, and so do
+    DuckDB's sqlnb_classify and sqlnb_proba (not the posterior before the calibration)."""
+    path = copy_database(uncalibrated[0], tmp_path / "c.duckdb")
+    raw = uncalibrated[1]
     run("calibrate", path, "-m", "tree", *docs("test_docs"), "--label-column", "label",
         "--method", method, ok=True)  # fmt: skip
     want = predicted(path, "tree")
