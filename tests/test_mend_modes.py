@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from engines import open_engine
 from test_mend_retype import execute, flat, loaded, multi
+from test_multilabel_functions import client_rows
 
 import sqlnb
 from sqlnb import multilabel
@@ -20,10 +21,13 @@ def modes(engine: Any) -> dict[str, Any]:
     return {str(m): t for m, t in engine.db.fetch(multilabel.modes())}
 
 
-@pytest.mark.parametrize("name", ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.mark.parametrize("name", ["duckdb", "postgres", "sqlite", "clickhouse"])
 def test_modes_gives_each_model_its_threshold(name: str) -> None:
     """A multi-label model's stored threshold, NULL for a flat one (PostgreSQL's JSON is read
-    from the params text: it refused JSON_EXTRACT_PATH_TEXT on text before)."""
+    from the params text: it refused JSON_EXTRACT_PATH_TEXT on text before; SQLite reads JSON
+    true as 1, which the mark compared with 'true' missed). ClickHouse's model row reads the
+    threshold from this query (it had its own JSONExtractBool): its dictionary holds each
+    model's, -1 for a flat one."""
     for engine in open_engine(name):
         loaded(engine)
         flat(engine, "f")
@@ -31,6 +35,9 @@ def test_modes_gives_each_model_its_threshold(name: str) -> None:
         sqlnb.train(engine.db, sqlnb.Docs("docs"), sqlnb.Labels("labels"), model="strict",
                     multi_label=True, threshold=0.97)  # fmt: skip
         assert modes(engine) == {"f": None, "ml": 0.5, "strict": 0.97}
+        if name == "clickhouse":  # (the functions' dictionary of model rows)
+            query = "SELECT model, threshold FROM sqlnb_ch_models ORDER BY model"
+            assert client_rows(engine, query) == [("f", -1.0), ("ml", 0.5), ("strict", 0.97)]
 
 
 @pytest.mark.postgres

@@ -142,6 +142,7 @@ def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
                 .from_(catalog.CLASSES.node())
                 .where(exp.column("model").eq(model.copy()))
             )
+            row = model_row(model.copy(), classes.copy().subquery())
             statements += [
                 templates.render(
                     f"functions/clickhouse/{file}.clickhouse.sql", model=model.copy(), **extra
@@ -149,7 +150,7 @@ def rows(db: Database, models: list[str] | None = None) -> list[exp.Expr | str]:
                 for file, extra in (  # the keys, then what they key, then the model's row
                     ("words", {"classes": classes.subquery()}),
                     ("weights", {"weights": lists.word_weights(model.copy())}),
-                    ("model", {"row": model_row(model.copy(), classes.copy().subquery())}),
+                    ("model", {"row": row, "modes": multilabel.modes()}),
                 )
             ]
     current = database(db)

@@ -4,8 +4,8 @@
 -- arrays hold no NULL: a class's NULL base (a prior of 0) is a base of 0 with one more zero
 -- factor, a class without a calibration map has method '' and empty lists; a missing tokenizer
 -- is '' and a missing transform no norm. With it, the labels' separator ('' for flat labels) and
--- confidence (sqlnb.labels), and a multi-label model's threshold (-1 for one label per
--- document: sqlnb.multilabel).
+-- confidence (sqlnb.labels), and a multi-label model's threshold ({modes}: sql/multilabel/
+-- modes.sql, the one query SQL reads the mark with; -1 for one label per document).
 INSERT INTO sqlnb_ch_models
 SELECT
   {model: String} AS model,
@@ -26,14 +26,15 @@ SELECT
   arrayMap(y -> arrayMap(v -> toFloat64(v), y), l.cal_b) AS cal_b,
   h.hierarchy AS hierarchy,
   h.confidence AS confidence,
-  h.threshold AS threshold
+  g.threshold AS threshold
 FROM {row: Identifier} AS l
 CROSS JOIN (
   SELECT
     JSONExtractString(any(params), 'hierarchy') AS hierarchy,
-    toFloat64(ifNull(JSONExtractFloat(any(params), 'confidence'), 0)) AS confidence,
-    toFloat64(
-      if(JSONExtractBool(any(params), 'multi_label'), JSONExtractFloat(any(params), 'threshold'), -1)
-    ) AS threshold
+    toFloat64(ifNull(JSONExtractFloat(any(params), 'confidence'), 0)) AS confidence
   FROM sqlnb_models WHERE model = {model: String}
 ) AS h
+CROSS JOIN (
+  SELECT toFloat64(ifNull(any(m.threshold), -1)) AS threshold
+  FROM {modes: Identifier} AS m WHERE m.model = {model: String}
+) AS g
