@@ -25,7 +25,7 @@ REGENERATE = "SQLNB_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_golden
 # "WITH name AS (" or "), name AS (" at the start of a line, its body indented below.
 _CTE = re.compile(r"^(?:WITH|\),) (\S+) AS \($")
 _CREATE = re.compile(
-    r"^CREATE (?:OR REPLACE )?(?:TEMPORARY |TEMP )?"
+    r"^(?:CREATE (?:OR REPLACE )?(?:TEMPORARY |TEMP )?|CACHE )"  # (Spark: CACHE TABLE)
     r"(TABLE|VIEW|MACRO|FUNCTION|DICTIONARY|INDEX)(?: IF NOT EXISTS)? ([^\s(]+)"
 )
 _INSERT = re.compile(r"^INSERT (?:INTO|OVERWRITE TABLE) ([^\s(]+)")  # (Spark: OVERWRITE)

@@ -124,6 +124,10 @@ class Dialect:
     # SQL functions); elsewhere that form refuses the model (PostgreSQL's functions walk it in
     # their branch per tree, DuckDB's and ClickHouse's in the list form).
     walks_catalog: bool = False
+    # True where a temporary table of a query is a view that every read computes again
+    # (Spark's CREATE TEMPORARY VIEW): it is made by CACHE TABLE instead, computed once
+    # (evaluate reads its outcomes in four queries, one of them three times: 98 Spark jobs).
+    cached_temporary: bool = False
     # Session settings a printed script sets first (ClickHouse's, which sqlnb's own client
     # sets on every query).
     settings: tuple[str, ...] = ()
@@ -200,6 +204,7 @@ DIALECTS: dict[str, Dialect] = {
             functions_check_tables=True,
             reads_parquet=True,
             lists=True,
+            cached_temporary=True,
         ),
         # No transactions; DELETE is ClickHouse's lightweight delete (synchronous here).
         Dialect(
@@ -290,6 +295,8 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
         replaced.set("exists", False)
         replaced.set("replace", True)
         return [replaced]
+    if d.cached_temporary and _temporary_of_query(tree):
+        return [exp.Cache(this=tree.this.copy(), expression=tree.expression.copy())]
     if d.partition_by_model:
         partitioned = _by_model(tree)
         if partitioned is not None:
@@ -309,6 +316,16 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
         staging = exp.to_table(scratch.fresh(f"{target.name}__sqlnb_keep"))
         return [*replace_table(target, keep, staging)]
     return [tree]
+
+
+def _temporary_of_query(tree: exp.Expr) -> bool:
+    """True for a CREATE TEMPORARY TABLE ... AS a query."""
+    if not isinstance(tree, exp.Create) or tree.kind != "TABLE":
+        return False
+    properties = tree.args.get("properties")
+    marks = properties.expressions if properties is not None else []
+    temporary = any(isinstance(m, exp.TemporaryProperty) for m in marks)
+    return temporary and isinstance(tree.expression, exp.Query)
 
 
 def _by_model(tree: exp.Expr) -> exp.Expr | None:

@@ -1,4 +1,4 @@
-CREATE TEMPORARY VIEW sqlnb_outcomes_xxxxxxxx AS
+CACHE TABLE sqlnb_outcomes_xxxxxxxx AS
 WITH sqlnb_truth AS (
 @truth
 ), sqlnb_input AS (
