@@ -99,6 +99,16 @@ def test_quick_engines_benchmark_times_every_command_on_every_engine(tmp_path: P
         engines.append("spark")
     elif os.environ.get("CI"):
         unavailable("pyspark is not installed")
+    # Spark's session in the benchmark reads the tests' test-only settings from a
+    # spark-defaults.conf (tests/engines.py: tiny tables, where a compilation per query costs
+    # more than its rows; 97 -> 76 CPU-s for its Spark process): this smoke checks that every
+    # command runs, not Spark's speed (benchmarks/engines.py measures that with its defaults).
+    conf = tmp_path / "spark-conf"
+    conf.mkdir()
+    (conf / "spark-defaults.conf").write_text(
+        "spark.sql.codegen.wholeStage false\nspark.sql.adaptive.enabled false\n"
+        "spark.sql.shuffle.partitions 1\nspark.sql.codegen.cache.maxEntries 1000\n"
+    )
     done = subprocess.run(
         [
             sys.executable,
@@ -115,6 +125,7 @@ def test_quick_engines_benchmark_times_every_command_on_every_engine(tmp_path: P
         capture_output=True,
         text=True,
         timeout=900,
+        env={**os.environ, "SPARK_CONF_DIR": str(conf)},
     )
     assert done.returncode == 0, done.stderr[-3000:]
     rows: dict[str, str] = {}  # the first table: seconds (one size: its two columns the same)

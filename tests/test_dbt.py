@@ -269,11 +269,16 @@ def spark_project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]
     found = subprocess.run([python, "-c", "import dbt.adapters.spark, pyspark"], check=False)
     if found.returncode or not shutil.which("java"):
         unavailable("dbt-spark[session] (pip install 'sqlnb[dbt]') or Java is missing")
+    # The test-only settings of the tests' own session (tests/engines.py: tables of tens of
+    # rows, where a compilation per query costs more than its rows; issue 36).
     profile = (
         "reviews:\n  target: spark\n  outputs:\n    spark:\n      type: spark\n"
         "      method: session\n      host: NA\n      schema: reviews\n      threads: 1\n"
         "      server_side_parameters:\n        spark.master: local[2]\n"
-        "        spark.sql.shuffle.partitions: '2'\n        spark.ui.enabled: 'false'\n"
+        "        spark.sql.shuffle.partitions: '1'\n        spark.ui.enabled: 'false'\n"
+        "        spark.sql.codegen.wholeStage: 'false'\n"
+        "        spark.sql.adaptive.enabled: 'false'\n"
+        "        spark.sql.codegen.cache.maxEntries: '1000'\n"
     )
     folder = tmp_path_factory.mktemp("dbt_spark")
     project = Project(folder, "spark", profile, "", "reviews", only_readme=True)
