@@ -303,14 +303,14 @@ class SparkBackend(Backend):
             self._relations = None  # the catalog changes: read it again when asked
         cached = _CACHED.match(text)
         if cached is not None and not fetch:  # a temporary table of a query (Dialect)
-            self._checkpoint(cached.group(1), cached.group(2))
+            self._checkpoint(text, cached.group(1), cached.group(2))
             return []
         if self._checkpoints and re.match(r"\s*DROP\b", text, re.IGNORECASE):
             self._checkpoints = {k: f for k, f in self._checkpoints.items() if k not in text}
         frame = self.connection.sql(text)
         return [tuple(r) for r in frame.collect()] if fetch else []
 
-    def _checkpoint(self, name: str, query: str) -> None:
+    def _checkpoint(self, text: str, name: str, query: str) -> None:
         """``CACHE TABLE name AS query`` as a temporary view of the query's rows, computed
         once and cut from the plan that computed them (a local checkpoint): a cached relation
         keeps its plan, whose stages Spark runs again for each further read of it in one query
@@ -319,7 +319,7 @@ class SparkBackend(Backend):
         try:
             frame = frame.localCheckpoint(eager=True)
         except AttributeError:  # a client without checkpoints: Spark's own cache
-            self.connection.sql(f"CACHE TABLE {name} AS {query}")
+            self.connection.sql(text)
             return
         frame.createOrReplaceTempView(name)
         self._checkpoints[name] = frame
