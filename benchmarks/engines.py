@@ -185,6 +185,8 @@ def commands(db: Any, work: Path) -> dict[str, Callable[[], Any]]:
 
 
 def _rows(result: Any) -> Any:
+    if type(result).__module__.startswith("pyspark"):  # a Spark DataFrame is lazy: run it
+        return result.collect()
     return result.fetchall() if hasattr(result, "fetchall") else result
 
 

@@ -136,3 +136,23 @@ def test_quick_engines_benchmark_times_every_command_on_every_engine(tmp_path: P
         times = re.findall(r"\| ([\d.]+|–)", rows[command])
         assert len(times) >= 2 * len(engines), rows[command]
         assert "–" not in times[: 2 * len(engines)], rows[command]
+
+
+def test_engines_benchmark_runs_a_lazy_spark_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`explain` on Spark returns a lazy DataFrame: the benchmark must run it (collect), or its
+    time covers only building the query. A stand-in of pyspark's class, so no JVM is needed."""
+    monkeypatch.syspath_prepend(str(RUN.parent))  # engines.py imports its neighbours
+    spec = importlib.util.spec_from_file_location("bench_engines", RUN.parent / "engines.py")
+    assert spec is not None and spec.loader is not None
+    engines = importlib.util.module_from_spec(spec)  # not tests/engines.py, also "engines"
+    spec.loader.exec_module(engines)
+
+    ran: list[bool] = []
+
+    class DataFrame:  # what a pyspark DataFrame looks like to _rows: its module and collect()
+        def collect(self) -> list[tuple[str, float]]:
+            ran.append(True)
+            return [("word", -1.5)]
+
+    DataFrame.__module__ = "pyspark.sql.classic.dataframe"
+    assert engines._rows(DataFrame()) == [("word", -1.5)] and ran == [True]
