@@ -61,6 +61,14 @@ def block_of(class_id: exp.Expr) -> exp.Expr:
     return exp.Sub(this=class_id, expression=exp.Mod(this=class_id.copy(), expression=_int(BLOCK)))
 
 
+def _eq(left: exp.Expr, right: exp.Expr) -> exp.EQ:  # (``.eq`` copies both)
+    return exp.EQ(this=left, expression=right)
+
+
+def _as(node: exp.Expr, name: str) -> exp.Expr:  # (``.as_`` copies the node first)
+    return exp.alias_(node, name, copy=False)
+
+
 def _slot(class_id: exp.Expr) -> exp.Expr:
     return exp.Mod(this=class_id, expression=_int(BLOCK))
 
@@ -82,8 +90,8 @@ def bindings(j: int, counts: str = "q") -> dict[str, exp.Expr]:
     the class's summed count), ``$docs`` (its documents), ``$size`` (V, the vocabulary),
     ``$word_total`` (the word's count over all classes) and ``$all`` (every count)."""
     return {
-        "count": exp.func("COALESCE", col(f"c{j}", counts), _int(0)),
-        "total": exp.func("COALESCE", col(f"t{j}", "s"), _int(0)),
+        "count": exp.func("COALESCE", col(f"c{j}", counts), _int(0), copy=False),
+        "total": exp.func("COALESCE", col(f"t{j}", "s"), _int(0), copy=False),
         "docs": col(f"n{j}", "s"),
         "size": col("vocabulary", "s"),
         "word_total": col("total", "p"),
@@ -98,7 +106,7 @@ def _hoist(expression: exp.Expr, hoisted: list[exp.Expr]) -> exp.Expr:
     for node in list(expression.find_all(exp.Ln)):
         columns = list(node.find_all(exp.Column))
         if columns and all(c.table == "s" for c in columns) and not node.find(exp.Window):
-            hoisted.append(node.copy().as_(f"h{len(hoisted)}"))
+            hoisted.append(node.copy().as_(f"h{len(hoisted)}", copy=False))
             node.replace(col(f"h{len(hoisted) - 1}", "s"))
     return expression
 
@@ -107,8 +115,8 @@ def _by(source: exp.Expr, alias: str, key: str, value: str, prefix: str, n: int)
     """SUM(value) per ``key`` (a class or slot) as columns <prefix>0 ... <prefix>n-1."""
     return [
         exp.Sum(
-            this=exp.Case().when(col(key, alias).eq(_int(k)), col(value, alias), copy=False)
-        ).as_(f"{prefix}{k}")
+            this=exp.Case().when(_eq(col(key, alias), _int(k)), col(value, alias), copy=False)
+        ).as_(f"{prefix}{k}", copy=False)
         for k in range(n)
     ]
 
@@ -168,14 +176,14 @@ def by_word(
             *(
                 exp.Sum(
                     this=exp.Case().when(
-                        col("class_id", "w").eq(_int(k)), col("count", "w"), copy=False
+                        _eq(col("class_id", "w"), _int(k)), col("count", "w"), copy=False
                     )
-                ).as_(f"c{k}")
+                ).as_(f"c{k}", copy=False)
                 for k in classes
             ),
             exp.Sum(this=col("count", "w")).as_("total"),
         )
-        .from_(counts.subquery("w"), copy=False)
+        .from_(counts.subquery("w", copy=False), copy=False)
         .group_by(col("word", "w"), copy=False)
     )
     summed = exp.select(
@@ -188,8 +196,8 @@ def by_word(
         .from_(exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True), copy=False)
         .where(_model(model, "c"), copy=False)
     )
-    docs = exp.select(*_by(per_class.subquery("g"), "g", "class_id", "n_docs", "n", n_classes))
-    docs = docs.from_(per_class.subquery("g"), copy=False)
+    docs = exp.select(*_by(per_class, "g", "class_id", "n_docs", "n", n_classes))
+    docs = docs.from_(per_class.subquery("g", copy=False), copy=False)
     numbers: exp.Query = exp.select(_int(0).as_("base"))
     for first in range(BLOCK, n_classes, BLOCK):
         numbers = exp.union(
@@ -236,7 +244,7 @@ def by_word(
                 copy=False,
             )
         )
-    stats = exp.select(exp.Star(), *hoisted).from_(blocks.subquery("s"), copy=False)
+    stats = exp.select(exp.Star(), *hoisted).from_(blocks.subquery("s", copy=False), copy=False)
     return _insert(model, rows, pivot, stats)
 
 
@@ -256,7 +264,8 @@ def derive(
     number of classes. ``counts`` is the relation
     (class_id, word, count) of the model's counts, if not its rows of ``sqlnb_word_counts``;
     ``totals`` (word, count), if given, the words' counts over all documents (a multi-label
-    model's, whose documents count under several classes), else the counts' sums.
+    model's, whose documents count under several classes), else the counts' sums (both
+    queries built for this call: they become part of the statement, uncopied).
     ``n_classes``, if known (the classes numbered 0 ... n_classes - 1), and at most
     :data:`BY_WORD` without ``totals``: :func:`by_word` (the same rows)."""
     if counts is None:
@@ -279,7 +288,7 @@ def derive(
                 for j in SLOTS
             ),
         )
-        .from_(counts.subquery("w"), copy=False)
+        .from_(counts.subquery("w", copy=False), copy=False)
         .group_by(col("word", "w"), block.copy(), copy=False)
     )
     pivoted = exp.alias_(exp.to_table(PIVOT), "w", table=True)
@@ -359,7 +368,7 @@ def pick(prefix: str) -> exp.Expr:
     """The column of class c.class_id in a row of its block s.base: <prefix><class_id % BLOCK>."""
     case = exp.Case(this=_slot(col("class_id", "c")))
     for j in SLOTS:
-        case = case.when(_int(j), col(f"{prefix}{j}", "s"))
+        case = case.when(_int(j), col(f"{prefix}{j}", "s"), copy=False)
     return case
 
 
@@ -395,22 +404,25 @@ def absent_sums(model: Name) -> exp.Select:
         exp.Sub(this=_int(-1), expression=col("base", "s")).as_("base"), bucket.as_("bucket"), *sums
     )
     total = exp.select(col("base", "g").as_("base"), *totals)
+    below = exp.and_(_model(model, "s"), exp.LT(this=col("base", "s"), expression=_int(0)))
     partial = (
-        partial.from_(exp.alias_(templates.table(TABLE), "s", table=True))
-        .where(exp.and_(_model(model, "s"), exp.LT(this=col("base", "s"), expression=_int(0))))
-        .group_by(col("base", "s"), bucket.copy())
+        partial.from_(exp.alias_(templates.table(TABLE), "s", table=True), copy=False)
+        .where(below, copy=False)
+        .group_by(col("base", "s"), bucket.copy(), copy=False)
     )
-    total = total.from_(partial.subquery("g")).group_by(col("base", "g"))
+    total = total.from_(partial.subquery("g", copy=False), copy=False)
+    total = total.group_by(col("base", "g"), copy=False)
     return (
         exp.select(
             col("class_id", "c").as_("class_id"),
             pick("a").as_("score"),
             pick("z").as_("n_zero"),
         )
-        .from_(total.subquery("s"))
+        .from_(total.subquery("s", copy=False), copy=False)
         .join(
             _classes(model),
             on=exp.EQ(this=block_of(col("class_id", "c")), expression=col("base", "s")),
+            copy=False,
         )
     )
 
@@ -434,7 +446,8 @@ def parts(
     may hold weights of -infinity, stored as NULL), the number of such factors (n_zero: a NULL
     weight adds one, a NULL log(1 - theta) takes one). ``tokens`` is a relation
     (doc_id, word, count) of the documents' words, one row per word; with ``presence`` a word
-    counts once where the model's sqlnb_base says so (for SQL functions that serve any kind).
+    counts once where the model's sqlnb_base says so (for SQL functions that serve any kind);
+    a query built for this call (it becomes part of the result, uncopied).
     The model is chosen in the WHERE of the joins, not inside a derived table: Spark decorrelates
     a SQL function's body only in that shape."""
     block, sign = signed_block() if absent else (col("base", "s"), _int(1))
@@ -447,7 +460,7 @@ def parts(
         if zeros:
             weight = exp.func("COALESCE", weight, _int(0))
         factor = exp.Mul(this=count.copy(), expression=sign.copy()) if absent else count.copy()
-        aggregates.append(exp.Sum(this=exp.Mul(this=factor, expression=weight)).as_(f"w{j}"))
+        aggregates.append(_as(exp.Sum(this=exp.Mul(this=factor, expression=weight)), f"w{j}"))
         if zeros:
             lost = exp.Is(this=col(f"w{j}", "s"), expression=exp.null())
             aggregates.append(
@@ -455,7 +468,7 @@ def parts(
             )
     sums = (
         exp.select(col("doc_id", "t").as_("doc_id"), block.copy().as_("base"), *aggregates)
-        .from_(tokens.subquery("t"), copy=False)
+        .from_(tokens.subquery("t", copy=False), copy=False)
         .join(
             exp.alias_(templates.table(TABLE), "s", table=True),
             on=col("word", "s").eq(col("word", "t")),
@@ -477,10 +490,11 @@ def parts(
             pick("w").as_("score"),
             (pick("z") if zeros else _int(0)).as_("n_zero"),
         )
-        .from_(sums.subquery("s"))
+        .from_(sums.subquery("s", copy=False), copy=False)
         .join(
             exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True),
             on=exp.EQ(this=block_of(col("class_id", "c")), expression=col("base", "s")),
+            copy=False,
         )
-        .where(_model(model, "c"))
+        .where(_model(model, "c"), copy=False)
     )
