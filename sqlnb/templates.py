@@ -236,4 +236,5 @@ def col(name: str, table: str | None = None, *, quoted: bool = False) -> exp.Col
 
 def number(value: float) -> exp.Expr:
     """A number as ``CAST(<literal> AS DOUBLE)``: DOUBLE arithmetic on every engine."""
-    return exp.cast(exp.convert(float(value)), exp.DataType.build("DOUBLE"))
+    double = exp.DataType.Type.DOUBLE  # (the type itself: its name would be parsed each time)
+    return exp.cast(exp.convert(float(value)), double)

@@ -275,7 +275,7 @@ class Database:
     def columns(self, source: exp.Expr) -> dict[str, str]:
         """The columns of a table (node) or query and their SQL types in DuckDB's spelling
         (empty on SQLite, whose columns have no types); a missing table is a clear error."""
-        query = source if isinstance(source, exp.Query) else exp.select("*").from_(source)
+        query = source if isinstance(source, exp.Query) else exp.select(exp.Star()).from_(source)
         parquet = source.find(exp.ReadParquet)
         if parquet is not None and not self.dialect.reads_parquet:
             path = parquet.expressions[0].name if parquet.expressions else ""
@@ -283,7 +283,7 @@ class Database:
                 f"{self.dialect.name} cannot read the Parquet file {path!r}: load it into a "
                 "table first (sqlnb reads Parquet files by path on DuckDB and Spark)"
             )
-        probe = query.limit(0) if isinstance(query, exp.Select) else query
+        probe = query.limit(exp.Literal.number(0)) if isinstance(query, exp.Select) else query
         text = self.sql(probe)
         try:
             return self._interruptibly(lambda: self.backend.describe(text), text)

@@ -69,6 +69,10 @@ def _as(node: exp.Expr, name: str) -> exp.Expr:  # (``.as_`` copies the node fir
     return exp.alias_(node, name, copy=False)
 
 
+def _cross(table: exp.Expr) -> exp.Join:  # (``join_type="CROSS"`` parses "CROSS JOIN")
+    return exp.Join(this=table, kind="CROSS")
+
+
 def _slot(class_id: exp.Expr) -> exp.Expr:
     return exp.Mod(this=class_id, expression=_int(BLOCK))
 
@@ -190,10 +194,10 @@ def by_word(
         *(exp.Sum(this=col(f"c{k}", "w")).as_(f"t{k}") for k in classes),
         exp.cast(exp.Count(this=exp.Star()), DOUBLE).as_("vocabulary"),
         exp.Sum(this=col("total", "w")).as_("grand_total"),
-    ).from_(exp.alias_(exp.to_table(PIVOT), "w", table=True), copy=False)
+    ).from_(exp.alias_(exp.table_(PIVOT), "w", table=True), copy=False)
     per_class = (
         exp.select(col("class_id", "c").as_("class_id"), col("n_docs", "c").as_("n_docs"))
-        .from_(exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True), copy=False)
+        .from_(exp.alias_(exp.table_("sqlnb_classes"), "c", table=True), copy=False)
         .where(_model(model, "c"), copy=False)
     )
     docs = exp.select(*_by(per_class, "g", "class_id", "n_docs", "n", n_classes))
@@ -212,8 +216,8 @@ def by_word(
             *(col(f"n{k}", "d").as_(f"n{k}") for k in classes),
         )
         .from_(numbers.subquery("b"), copy=False)
-        .join(summed.subquery("z", copy=False), join_type="CROSS", copy=False)
-        .join(docs.subquery("d", copy=False), join_type="CROSS", copy=False)
+        .join(_cross(summed.subquery("z", copy=False)), copy=False)
+        .join(_cross(docs.subquery("d", copy=False)), copy=False)
     )
     hoisted: list[exp.Expr] = []
     rows = []
@@ -237,12 +241,8 @@ def by_word(
         named = [exp.convert(model).as_("model"), col("word", "p").as_("word")]
         rows.append(
             exp.Select(expressions=[*named, _family_base(prefix).as_("base"), *weights])
-            .from_(exp.alias_(exp.to_table(PIVOT), "p", table=True), copy=False)
-            .join(
-                exp.alias_(exp.to_table("sqlnb_blocks"), "s", table=True),
-                join_type="CROSS",
-                copy=False,
-            )
+            .from_(exp.alias_(exp.table_(PIVOT), "p", table=True), copy=False)
+            .join(_cross(exp.alias_(exp.table_("sqlnb_blocks"), "s", table=True)), copy=False)
         )
     stats = exp.select(exp.Star(), *hoisted).from_(blocks.subquery("s", copy=False), copy=False)
     return _insert(model, rows, pivot, stats)
@@ -271,7 +271,7 @@ def derive(
     if counts is None:
         counts = (
             exp.select(col("class_id"), col("word"), col("count"))
-            .from_(exp.to_table("sqlnb_word_counts"), copy=False)
+            .from_(exp.table_("sqlnb_word_counts"), copy=False)
             .where(_model(model), copy=False)
         )
     if totals is None and 0 < n_classes <= BY_WORD:
@@ -291,7 +291,7 @@ def derive(
         .from_(counts.subquery("w", copy=False), copy=False)
         .group_by(col("word", "w"), block.copy(), copy=False)
     )
-    pivoted = exp.alias_(exp.to_table(PIVOT), "w", table=True)
+    pivoted = exp.alias_(exp.table_(PIVOT), "w", table=True)
     words, size = _words(pivoted, totals)
     per_block = (  # per block: each class's summed count, from the pivot (no second read)
         exp.select(
@@ -308,7 +308,7 @@ def derive(
             _slot(col("class_id", "c")).as_("slot"),
             col("n_docs", "c").as_("n_docs"),
         )
-        .from_(exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True), copy=False)
+        .from_(exp.alias_(exp.table_("sqlnb_classes"), "c", table=True), copy=False)
         .where(_model(model, "c"), copy=False)
         .subquery("g", copy=False)
     )
@@ -322,7 +322,7 @@ def derive(
     blocks = (
         blocks.from_(per_class, copy=False)
         .join(per_block, join_type="LEFT", on=col("base", "k").eq(col("base", "g")), copy=False)
-        .join(size.subquery("z", copy=False), join_type="CROSS", copy=False)
+        .join(_cross(size.subquery("z", copy=False)), copy=False)
         .group_by(col("base", "g"), copy=False)
     )
     hoisted: list[exp.Expr] = []
@@ -346,13 +346,9 @@ def derive(
                 *weights,
             )
             .from_(words.subquery("p"), copy=False)
+            .join(_cross(exp.alias_(exp.table_("sqlnb_blocks"), "s", table=True)), copy=False)
             .join(
-                exp.alias_(exp.to_table("sqlnb_blocks"), "s", table=True),
-                join_type="CROSS",
-                copy=False,
-            )
-            .join(
-                exp.alias_(exp.to_table(PIVOT), "q", table=True),
+                exp.alias_(exp.table_(PIVOT), "q", table=True),
                 join_type="LEFT",
                 on=exp.and_(
                     col("word", "q").eq(col("word", "p")), col("base", "q").eq(col("base", "s"))
@@ -375,7 +371,7 @@ def pick(prefix: str) -> exp.Expr:
 def _classes(model: Name) -> exp.Expr:
     return (
         exp.select(col("class_id"))
-        .from_(exp.to_table("sqlnb_classes"), copy=False)
+        .from_(exp.table_("sqlnb_classes"), copy=False)
         .where(_model(model), copy=False)
         .subquery("c", copy=False)
     )
@@ -478,7 +474,7 @@ def parts(
     )
     if presence:  # the model's row of class 0: every class of a model has the same presence
         sums = sums.join(
-            exp.alias_(exp.to_table("sqlnb_base"), "p", table=True),
+            exp.alias_(exp.table_("sqlnb_base"), "p", table=True),
             on=col("class_id", "p").eq(_int(0)),
             copy=False,
         ).where(_model(model, "p"), copy=False)
@@ -492,7 +488,7 @@ def parts(
         )
         .from_(sums.subquery("s", copy=False), copy=False)
         .join(
-            exp.alias_(exp.to_table("sqlnb_classes"), "c", table=True),
+            exp.alias_(exp.table_("sqlnb_classes"), "c", table=True),
             on=exp.EQ(this=block_of(col("class_id", "c")), expression=col("base", "s")),
             copy=False,
         )
