@@ -119,9 +119,10 @@ class Model(Entry):
         self.db.backend.check_writable()  # refused before the work, not after it
         if not replace and self.db.exists(templates.table(output)):
             raise SqlnbError(f"output table {output!r} already exists (use --replace)")
-        query = self.prediction_query(data, **options)
-        self.db.stage("scoring")
-        return self.db.write_table(output, query, replace=replace, verify=self._check_current)
+        query = self.prediction_query(data, early=False, **options)
+        self.db.stage("scoring")  # (the query checks the model where the engine can fail it)
+        verify = None if self.db.dialect.fail else self._check_current
+        return self.db.write_table(output, query, replace=replace, verify=verify)
 
     def classify(
         self,
@@ -203,13 +204,13 @@ class Model(Entry):
         guard: bool = True,
         dialect: str | None = None,
         calibrate: bool = True,
+        early: bool = True,
     ) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
         """(create the outcomes temp table, [confusion, per_class, summary, reliability], drop
         it), for the engine ``dialect`` (default: the database's own), of the calibrated
-        probabilities unless ``calibrate`` is off."""
-        evaluated = pipeline.evaluation_pipeline(
-            self.db, self, data, labels, guard=guard, dialect=dialect, calibrate=calibrate
-        )
+        probabilities unless ``calibrate`` is off (``early``: :meth:`Pipeline.build`'s)."""
+        evaluated = pipeline.evaluation_pipeline(self.db, self, data, labels, guard=guard,
+            dialect=dialect, calibrate=calibrate, early=early)  # fmt: skip
         return pipeline.evaluation(evaluated, self.name)
 
     def evaluate(
@@ -220,12 +221,14 @@ class Model(Entry):
         multi-label model, its metrics (:mod:`sqlnb.multilabel.metrics`)."""
         if multilabel.marked(self.params):
             return metrics.evaluate(self.db, self, data, labels)
-        create, queries, drop_it = self.evaluation_statements(data, labels, calibrate=calibrate)
+        create, queries, drop_it = self.evaluation_statements(data, labels, calibrate=calibrate,
+                                                              early=False)  # fmt: skip
         confusion, per_class, summary, reliability = queries
         self.db.stage("scoring")
         self.db.execute(create)  # a scratch name: nothing to drop first
         try:
-            self._check_current()
+            if not self.db.dialect.fail:  # else the query checked it (sql/predict/current.sql)
+                self._check_current()
             head = self.db.fetch_dicts(summary)[0]
             classes = self.db.fetch_dicts(per_class)
             matrix = self.db.fetch_dicts(confusion)

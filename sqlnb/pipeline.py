@@ -139,6 +139,7 @@ class Pipeline:
         unseen: str = "ignore",
         check: bool = True,
         guard: bool = True,
+        early: bool = True,
         leading: Sequence[tuple[str, exp.Query]] = (),
         doc: str | None = None,
         dialect: str | None = None,
@@ -152,11 +153,13 @@ class Pipeline:
         counts) unless ``check`` is off (for a query kept to run later). With ``guard`` (for a
         query sqlnb runs now, not a script or macro kept for later) the query also checks, in
         the snapshot it reads, that the model is still the one loaded
-        (``sql/predict/current.sql``), as it checks now. ``name``: the model's name as the
-        queries say it (default: a literal; the SQL functions' parameter)."""
+        (``sql/predict/current.sql``), as it checks now unless ``early`` is off (a caller that
+        runs the query at once and reads the catalog after it where the engine cannot fail a
+        query: one catalog read a command). ``name``: the model's name as the queries say it
+        (default: a literal; the SQL functions' parameter)."""
         model = exp.convert(entry.name) if name is None else name
         source = as_source(data)
-        if guard:
+        if guard and early:
             ensure_current(db, entry)
         the_kind = entry.kind
         inputs = the_kind.inputs(db, source, entry.params, dialect=dialect)
@@ -347,6 +350,7 @@ def evaluation_pipeline(
     dialect: str | None = None,
     calibrate: bool = True,
     purpose: str = "evaluate",
+    early: bool = True,
 ) -> Pipeline:
     """The pipeline over the labeled documents of ``data``, with their labels (``TRUTH``);
     the inputs are checked first (for ``purpose``, which their messages name) unless
@@ -370,6 +374,7 @@ def evaluation_pipeline(
         source,
         documents=documents,
         guard=guard,
+        early=early,
         check=check,
         leading=[(TRUTH, truth)],
         dialect=dialect,

@@ -66,11 +66,15 @@ class Training:
         with self.db.transaction():
             kept = versions.Kept()
             if functions and self.command:  # the version it replaces is kept
+                # (a training read whether the model it replaces is calibrated)
+                calibrated = self.drops_calibration is not None if self.command == "train" else None
                 kept = versions.before_write(
-                    self.db, self.model, anew=self.command in versions.ANEW
+                    self.db, self.model, anew=self.command in versions.ANEW, calibrated=calibrated
                 )
                 if kept.moved:  # its rows moved: none left to delete
                     statements = [s for s in statements if not catalog.deleting(s, self.model)]
+                elif kept.empty:  # nor where the model it replaces has none
+                    statements = [s for s in statements if not _none_in(s, self.model, kept.empty)]
             for statement in statements:
                 self.db.stage(_stage(statement))
                 self.db.execute(statement)
@@ -107,6 +111,11 @@ def finish(
     if functions:  # the SQL functions, among others, keep in step (sqlnb.events)
         events.announce(events.MODEL_WRITTEN, db, model)
     return entry
+
+
+def _none_in(statement: exp.Expr, model: str, empty: frozenset[str]) -> bool:
+    """Whether ``statement`` deletes ``model``'s rows from one of the tables ``empty``."""
+    return catalog.deleting(statement, model) and statement.this.name in empty
 
 
 def _stage(statement: exp.Expr) -> str:

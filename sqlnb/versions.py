@@ -21,6 +21,7 @@ running the rollback again completes it.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ from sqlnb.catalog import VERSIONS, Entry
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
 from sqlnb.kinds import KINDS, ModelTable
+from sqlnb.kinds.tfidf import DOC_COUNT, DOC_FREQ, TRANSFORM, Tfidf
 
 MARK = catalog.INTERNAL  # in every internal key; no model name may hold it
 KEEP: int = settings.KEEP.default  # versions kept, the current one included
@@ -176,22 +178,54 @@ def _run(db: Database, statements: Iterable[exp.Expr]) -> None:
 @dataclass(frozen=True)
 class Kept:
     """What :func:`before_write` did and knows: whether the model's rows ``moved`` (the write
-    has none left to delete), and the versions that are not current once the write is done
+    has none left to delete), the versions that are not current once the write is done
     (``earlier``; None: not known, :func:`after_write` reads them), so that nothing is read
-    again after the write."""
+    again after the write, and the tables the replaced model has no rows in (``empty``: the
+    write has none to delete there)."""
 
     moved: bool = False
     earlier: list[Version] | None = None
+    empty: frozenset[str] = frozenset()
 
 
-def before_write(db: Database, name: str, *, anew: bool = False) -> Kept:
+def empty(found: dict[str, Any], *, calibrated: bool | None = None) -> frozenset[str]:
+    """The tables the model of catalog row ``found`` has no rows in, as its hyperparameters
+    say: the tokenizer's without a tokenizer, a document transform's without one (both are
+    written from the hyperparameters: sqlnb/tokenizer.py, sqlnb/kinds/tfidf.py), and the
+    calibration's where the caller read that it has none (``calibrated`` False).
+
+    >>> sorted(empty({"params": '{"alpha": 1.0}'}, calibrated=False))[:3]
+    ['sqlnb_calibration', 'sqlnb_doc_count', 'sqlnb_doc_freq']
+    >>> sorted(empty({"params": '{"tokenizer": {"lowercase": true}, "idf": "smooth"}'}))
+    []
+    """
+    try:
+        params = json.loads(found["params"])
+    except (TypeError, ValueError, KeyError):
+        return frozenset()  # not read: every table may hold rows
+    if not isinstance(params, dict):
+        return frozenset()
+    found_empty = [] if params.get("tokenizer") else [catalog.TOKENIZERS.name]
+    if Tfidf.of(params) is None:
+        found_empty += [DOC_FREQ.name, DOC_COUNT.name, TRANSFORM.name]
+    if calibrated is False:
+        found_empty.append(catalog.CALIBRATION.name)
+    return frozenset(found_empty)
+
+
+def before_write(
+    db: Database, name: str, *, anew: bool = False, calibrated: bool | None = None
+) -> Kept:
     """Inside a write's transaction, before it replaces model ``name``: keep the current
     version under its key (a model written before versions were kept is numbered first).
     A write that reads nothing of the model it replaces (``anew``: train, import) lets the
     rows move to the key where the engine can in its transaction (UPDATE of the key: one
     statement per table, no copy, and nothing left for the write to delete); otherwise
     they are copied. Rows left under the key (by a write interrupted on an engine without
-    transactions: they come with their version row) go first. Returns what it did."""
+    transactions: they come with their version row) go first. Where rows are copied, the
+    tables the model has none in (:func:`empty`; ``calibrated``: whether the caller read
+    that it has a calibration) are skipped: a Spark retraining copied five empty ones. Returns
+    what it did."""
     found = catalog.row(db, name)
     if found is None:  # a first write: without a versions table, no earlier version either
         return Kept(earlier=None if db.relation_type(VERSIONS.node()) else [])
@@ -212,9 +246,12 @@ def before_write(db: Database, name: str, *, anew: bool = False) -> Kept:
         cleared = catalog.deletes(target, tables) if left else []
         _run(db, [*cleared, *_renaming(name, target, tables)])
         return Kept(True, earlier)
-    _run(db, moving(db, name, target, tables, delete=False, replace=left))
+    none = empty(found, calibrated=calibrated)
+    holding = [t for t in tables if t.name not in none]
+    _run(db, catalog.deletes(target, tables) if left else [])  # the catalog row first
+    _run(db, moving(db, name, target, holding, delete=False, replace=False))
     _run(db, catalog.deletes(name, [VERSIONS]))
-    return Kept(False, earlier)
+    return Kept(False, earlier, none)
 
 
 def _renaming(source: str, target: str, tables: Sequence[ModelTable]) -> list[exp.Expr]:
@@ -246,8 +283,12 @@ def _dropping(db: Database, name: str, version: Version) -> list[exp.Expr]:
     """Delete a kept, not current version's rows; its version row moves under the name's
     "dropped" key, beside those of the versions dropped before it (a row each: after a
     rollback the highest number is not always the last dropped), so that its number is never
-    given again. Every DELETE is of whole keys (on Spark, a partition each)."""
-    tables = _tables(db, version.where)
+    given again. Every DELETE is of whole keys (on Spark, a partition each), not of the
+    tables the version has no rows in (:func:`empty`)."""
+    found = _kind_of(db, version.where)
+    none = empty(found.info) if found is not None else frozenset()
+    kinds = [found.kind_name] if found is not None else []
+    tables = [t for t in _tables(db, kinds=kinds) if t.name not in none]
     statements = catalog.deletes(version.where, tables[:-1])
     return statements + moving(db, version.where, _gone(name), [VERSIONS], replace=False)
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from engines import open_engine
+from sqlglot import exp
 from test_training_statements import LABELS, TOKENS
 
 import sqlnb
+from sqlnb import versions
 
 # evaluate's jobs before (17a261b) and the most it may take now (58 measured)
 EVALUATE_BEFORE, EVALUATE_AT_MOST = 105, 60
@@ -43,8 +45,14 @@ def _jobs(db: sqlnb.Database, group: str, command) -> tuple[object, int]:
 @pytest.mark.spark
 def test_evaluate_computes_its_outcomes_once(trained):
     model = sqlnb.load(trained, "m")
-    found, jobs = _jobs(trained, "sqlnb-evaluate", lambda: model.evaluate("tokens", "labels"))
+    (found, seen), jobs = _jobs(
+        trained,
+        "sqlnb-evaluate",
+        lambda: _statements(trained, lambda: model.evaluate("tokens", "labels")),
+    )
     assert jobs <= EVALUATE_AT_MOST < EVALUATE_BEFORE
+    # the catalog row read by the load alone (twice more before: the query checks the model)
+    assert not [s for s in seen if s.startswith("SELECT m.model AS model")]
     # the same measures as DuckDB's of the same model
     reference = next(open_engine("duckdb"))
     reference.load("tokens", pd.DataFrame(TOKENS, columns=["doc_id", "word", "count"]))
@@ -64,3 +72,56 @@ def test_evaluate_computes_its_outcomes_once(trained):
     # nothing left behind: the checkpoint's view is dropped
     views = [t.name for t in trained.connection.catalog.listTables() if t.isTemporary]
     assert not [v for v in views if v.startswith("sqlnb_outcomes")]
+
+
+def _statements(db: sqlnb.Database, command) -> tuple[object, list[str]]:
+    """``command()``'s result and the statements it ran, each on one line."""
+    seen: list[str] = []
+    db.timer = lambda text, _seconds: seen.append(" ".join(text.split()))
+    try:
+        return command(), seen
+    finally:
+        db.timer = None
+
+
+# The tables a multinomial model trained from a tokens table, uncalibrated, has no rows in.
+EMPTY = ("sqlnb_tokenizers", "sqlnb_calibration", "sqlnb_doc_freq", "sqlnb_doc_count",
+         "sqlnb_transform")  # fmt: skip
+
+
+@pytest.mark.spark
+def test_a_retraining_copies_and_overwrites_only_what_the_model_has(trained):
+    """Spark has no transactions: a retraining copies the replaced version under its key.
+    Before, it copied 12 tables (five of them empty for this model) and overwrote the five
+    empty partitions again (34 statements); the catalog row says which are empty. The kept
+    version still has every row the model had (tests/test_versions.py: its predictions, and
+    a rollback's)."""
+
+    def rows(where: str) -> list[list[tuple]]:  # without the model column
+        named = exp.column("model").eq(exp.convert(where))
+        tables = ("sqlnb_word_counts", "sqlnb_scoring", "sqlnb_classes", "sqlnb_base")
+        found = [trained.fetch(exp.select("*").from_(t).where(named)) for t in tables]
+        return [sorted(tuple(v for v in r if v != where) for r in t) for t in found]
+
+    before = rows("m")
+    _, seen = _statements(trained, lambda: sqlnb.train(trained, "tokens", "labels", model="m"))
+    touching = [s for s in seen if s.startswith("INSERT") and any(e in s for e in EMPTY)]
+    assert touching == []
+    assert len(seen) <= 24 < 34
+    assert rows(versions.kept(trained, "m")[-2].where) == before  # the version replaced
+
+
+@pytest.mark.spark
+def test_predict_reads_the_catalog_once(trained):
+    """The model's catalog row is read by the load alone: the query checks in what it reads
+    that the model is the one loaded (raise_error), so it is not read before it (nor after;
+    evaluate's: test_evaluate_computes_its_outcomes_once)."""
+    model = sqlnb.load(trained, "m")
+    (n, seen), jobs = _jobs(
+        trained,
+        "sqlnb-predict",
+        lambda: _statements(trained, lambda: model.predict_to("tokens", "p_once", replace=True)),
+    )
+    assert n == len(LABELS)
+    assert not [s for s in seen if s.startswith("SELECT m.model AS model")]
+    assert jobs <= 10  # 14 before (the catalog read before the query, 1 job, and after it, 4)
