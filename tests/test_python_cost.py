@@ -31,6 +31,7 @@ NOT_ON_THE_TRAIN_PATH = (
     "sqlnb.engine.spark",
     "sqlnb.engine.postgres",
     "sqlnb.engine.clickhouse",
+    "sqlnb.engine.spellings",  # sqlglot's PostgreSQL and ClickHouse dialects, sqlnb's spellings
     "sqlnb.monitor",
     "sqlnb.semisupervised",
 )
@@ -124,3 +125,12 @@ def test_a_template_rendered_again_is_a_tree_of_its_own():
     assert not ids & {id(n) for n in second.walk()}
     assert not ids & {id(n) for n in shared.walk()}
     assert shared.find(templates.exp.Placeholder) is not None  # the shared tree is unbound
+
+
+def test_the_dialects_name_sqlnb_s_spellings_as_sqlglot_registers_them():
+    """sqlnb.engine.dialects names them without importing them (see the test above)."""
+    from sqlnb.engine import dialects, spellings
+
+    assert (dialects.POSTGRES, dialects.CLICKHOUSE) == (spellings.POSTGRES, spellings.CLICKHOUSE)
+    assert dialects.dialect("postgres").sqlglot == "sqlnbpostgres"
+    assert dialects.dialect("clickhouse").sqlglot == "sqlnbclickhouse"

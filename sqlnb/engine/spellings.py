@@ -11,8 +11,6 @@ from sqlglot.dialects.clickhouse import ClickHouse
 from sqlglot.dialects.postgres import Postgres
 from sqlglot.errors import UnsupportedError
 
-CLICKHOUSE, POSTGRES = "sqlnbclickhouse", "sqlnbpostgres"
-
 
 class SqlnbPostgres(Postgres):
     """sqlglot's PostgreSQL, reading JSON held as text (sqlnb_models.params) as DuckDB's
@@ -143,3 +141,8 @@ def _sorted(order: exp.Order, where: exp.Expr | None = None) -> exp.Expr:
     by = exp.Lambda(this=exp.Tuple(expressions=part[:n]), expressions=[pair])
     ordered = exp.func("arraySort", by, gathered)
     return exp.func("arrayMap", exp.Lambda(this=part[n], expressions=[pair]), ordered)
+
+
+# The names sqlglot registers them under (sqlnb.engine.dialects names them the same, so that
+# it need not import this module, and with it sqlglot's two dialects, before they are used)
+CLICKHOUSE, POSTGRES = SqlnbClickHouse.__name__.lower(), SqlnbPostgres.__name__.lower()
