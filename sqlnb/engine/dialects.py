@@ -58,6 +58,9 @@ class Dialect:
     # scanned the model's vocabulary for each text, 24 ms a call, 1.5 ms with statistics): a
     # table is ANALYZEd after each statement that fills it, in the same transaction.
     analyze: bool = False
+    # The tables not ANALYZEd where ``analyze``: read only by their model's key through its
+    # index (the catalog and version rows, the functions' record), whatever their size.
+    unanalyzed: tuple[str, ...] = ()
     # True where a table's rows of one model are worth an index (the engine reads a model's
     # rows by it, and deletes them by it): a table with a model column gets one on creation.
     # Not SQLite: its planner, without costs, then looks up the model's rows by that index for
@@ -194,6 +197,7 @@ DIALECTS: dict[str, Dialect] = {
             snapshot="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
             view_if_not_exists=False,
             analyze=True,
+            unanalyzed=("sqlnb_models", "sqlnb_versions", "sqlnb_functions"),
             index_model=True,
             lookup="hash",
             expands_classes=True,
@@ -317,7 +321,7 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
         if partitioned is not None:
             return [partitioned]
     filled = _filled(tree)
-    if filled is not None and d.analyze:
+    if filled is not None and d.analyze and filled.name not in d.unanalyzed:
         return [tree, exp.Analyze(tables=[filled.copy()])]
     if isinstance(tree, exp.Create) and tree.kind == "TABLE" and d.index_model:
         schema = tree.this

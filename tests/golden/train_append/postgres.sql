@@ -128,7 +128,6 @@ ANALYZE "sqlnb_scoring";
 @train_bernoulli/insert_base
 ANALYZE sqlnb_base;
 @train_bernoulli/insert_models
-ANALYZE sqlnb_models;
 DELETE FROM "sqlnb_calibration"
 WHERE
   model = 'spam';

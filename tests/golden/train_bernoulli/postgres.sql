@@ -67,5 +67,4 @@ ANALYZE "sqlnb_scoring";
 @insert_base
 ANALYZE sqlnb_base;
 @insert_models
-ANALYZE sqlnb_models;
 COMMIT;

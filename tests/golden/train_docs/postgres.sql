@@ -72,7 +72,6 @@ ANALYZE "sqlnb_scoring";
 @insert_base
 ANALYZE sqlnb_base;
 @insert_models
-ANALYZE sqlnb_models;
 @insert_tokenizers
 ANALYZE sqlnb_tokenizers;
 COMMIT;

@@ -82,5 +82,4 @@ ANALYZE sqlnb_gaussian;
 @insert_category_log_theta
 ANALYZE sqlnb_category_log_theta;
 @insert_models
-ANALYZE sqlnb_models;
 COMMIT;

@@ -66,5 +66,4 @@ ANALYZE "sqlnb_scoring";
 @insert_base
 ANALYZE sqlnb_base;
 @insert_models
-ANALYZE sqlnb_models;
 COMMIT;

@@ -9,4 +9,3 @@ UNION ALL
 SELECT
   '<version>' AS version,
   '=model ["mail", "[\"multinomial\", [false, false], {\"lowercase\": true, \"ngrams\": [1, 1], \"pattern\": \"[\\\\pL\\\\pN]+(?:''[\\\\pL\\\\pN]+)*\", \"stop_words\": []}, null]"]' AS settings;
-ANALYZE sqlnb_functions;
