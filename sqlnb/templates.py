@@ -24,7 +24,8 @@ from sqlglot import exp
 from sqlnb import cache
 from sqlnb.errors import SqlnbError
 
-Binding: TypeAlias = "exp.Expr | str | int | float | bool | None"
+Value: TypeAlias = "exp.Expr | str | int | float | bool | None"
+Binding: TypeAlias = "Value | Fresh"
 
 SOURCE_DIALECT = "duckdb"
 
@@ -120,6 +121,17 @@ def placeholders(name: str) -> frozenset[str]:
 _RENDERED: set[str] = set()  # the templates render() has handed out a tree of
 
 
+class Fresh:
+    """A binding built for one rendering and held by no one else (a generated query's formula
+    per class): :func:`render` puts the node itself at its first placeholder and copies it only
+    at any other. A plain node is copied at every placeholder (its caller may hold it)."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: exp.Expr) -> None:
+        self.node = node
+
+
 def render(name: str, **bindings: Binding) -> exp.Expr:
     """The template with every placeholder replaced by its binding.
 
@@ -150,13 +162,17 @@ def _fresh(name: str) -> exp.Expr:
     return tree
 
 
-def _own(value: Binding, used: set[int]) -> Binding:
+def _own(value: Binding, used: set[int]) -> Value:
     """A node to put into a tree: a query itself while it belongs to no tree (it was built for
-    this binding: copying large queries is most of the cost of building SQL), else a copy (a
-    node used twice or part of another tree; and every small node, which a caller may reuse)."""
+    this binding: copying large queries is most of the cost of building SQL), and so a
+    :class:`Fresh` node, else a copy (a node used twice or part of another tree; and every other
+    small node, which a caller may reuse)."""
+    fresh = isinstance(value, Fresh)
+    if isinstance(value, Fresh):
+        value = value.node
     if not isinstance(value, exp.Expr):
         return value
-    if isinstance(value, exp.Query) and value.parent is None and id(value) not in used:
+    if (fresh or isinstance(value, exp.Query)) and value.parent is None and id(value) not in used:
         used.add(id(value))
         return value
     return value.copy()
@@ -186,7 +202,7 @@ def expressions(name: str, **bindings: Binding) -> dict[str, exp.Expr]:
     return {e.alias_or_name: e.unalias() for e in tree.expressions}
 
 
-def _bind(node: exp.Placeholder, value: Binding) -> None:
+def _bind(node: exp.Placeholder, value: Value) -> None:
     parent = node.parent
     if isinstance(parent, exp.Table) and parent.this is node:
         alias = parent.args.get("alias")

@@ -45,7 +45,7 @@ DOUBLE = exp.DataType.build("DOUBLE")
 BY_WORD = 24
 
 # A kind's weight of the class in slot j, from the bindings of slot j (see :func:`bindings`).
-Weight = Callable[[dict[str, exp.Expr]], exp.Expr]
+Weight = Callable[[dict[str, templates.Binding]], exp.Expr]
 
 
 def _int(value: int) -> exp.Expr:
@@ -77,7 +77,7 @@ def _slot(class_id: exp.Expr) -> exp.Expr:
     return exp.Mod(this=class_id, expression=_int(BLOCK))
 
 
-def formula(name: str, bindings: dict[str, exp.Expr]) -> exp.Expr:
+def formula(name: str, bindings: dict[str, templates.Binding]) -> exp.Expr:
     """The one expression the template ``name`` selects, bound from ``bindings``. A window in
     it (a sum over the words of a class) runs over the rows of one block: their column j is
     one class."""
@@ -87,13 +87,14 @@ def formula(name: str, bindings: dict[str, exp.Expr]) -> exp.Expr:
     return expression
 
 
-def bindings(j: int, counts: str = "q") -> dict[str, exp.Expr]:
+def bindings(j: int, counts: str = "q") -> dict[str, templates.Binding]:
     """What a weight formula may use for the class in slot j of a row's block (or, with the
     counts pivoted by word, for class j: ``counts`` the pivot's alias), in the query of
     :func:`derive`: ``$count`` (N_kw, 0 where the word is not in the class), ``$total`` (N_k,
     the class's summed count), ``$docs`` (its documents), ``$size`` (V, the vocabulary),
-    ``$word_total`` (the word's count over all classes) and ``$all`` (every count)."""
-    return {
+    ``$word_total`` (the word's count over all classes) and ``$all`` (every count); each
+    node built for one formula (:class:`~sqlnb.templates.Fresh`: not copied into it)."""
+    nodes = {
         "count": exp.func("COALESCE", col(f"c{j}", counts), _int(0), copy=False),
         "total": exp.func("COALESCE", col(f"t{j}", "s"), _int(0), copy=False),
         "docs": col(f"n{j}", "s"),
@@ -101,6 +102,7 @@ def bindings(j: int, counts: str = "q") -> dict[str, exp.Expr]:
         "word_total": col("total", "p"),
         "all": col("grand_total", "s"),
     }
+    return {name: templates.Fresh(node) for name, node in nodes.items()}
 
 
 def _hoist(expression: exp.Expr, hoisted: list[exp.Expr]) -> exp.Expr:
