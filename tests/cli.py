@@ -23,13 +23,14 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
+import json
 import os
 import signal
 import subprocess
 import sys
 import traceback
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -180,6 +181,41 @@ def process(
     )
     result = Result(done.returncode, done.stdout, done.stderr)
     return result.ok() if ok else result
+
+
+def one_process(
+    *commands: Sequence[object],
+    env: Mapping[str, str] | None = ENV,
+    cwd: str | Path | None = None,
+    timeout: float | None = 600,
+) -> list[Result]:
+    """Several ``sqlnb`` commands, one after the other, each through :func:`run`, in one
+    process of their own (a fresh interpreter, ``env`` its whole environment): what a
+    separate process shows without a process per command (a Spark Connect client, which
+    cannot live beside this process's classic Spark session). What the interpreter itself
+    wrote on stderr, outside the commands, ends the last one's stderr."""
+    script = (
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "import cli\n"
+        "done = [list(cli.run(*c, env=None)) for c in json.loads(sys.stdin.read())]\n"
+        "sys.stdout.write(json.dumps(done))\n"
+    )
+    finished = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps([[str(a) for a in c] for c in commands]),
+        capture_output=True,
+        text=True,
+        env=None if env is None else dict(env),
+        cwd=cwd,
+        timeout=timeout,
+        check=False,
+    )
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    results = [Result(*r) for r in json.loads(finished.stdout)]
+    if results:
+        results[-1].stderr += finished.stderr
+    return results
 
 
 def popen(

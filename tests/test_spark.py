@@ -85,7 +85,7 @@ def expected(corpus: Path) -> dict[int, tuple[str, float]]:
     return {int(d): (label, float(p)) for d, label, p in rows}
 
 
-Command = Callable[..., str]
+Commands = Callable[[Path, list[list[str]]], list[str]]
 
 
 def sqlnb_cli(cwd: Path, *args: str) -> str:
@@ -98,12 +98,24 @@ def sqlnb_cli(cwd: Path, *args: str) -> str:
     return done.stdout
 
 
-def in_process(cwd: Path, *args: str) -> str:
-    """One command in this process (``cli.run``); it must succeed with nothing on stderr."""
-    done = cli.run(*args, cwd=cwd)
+def succeeded(done: cli.Result) -> str:
+    """A command's stdout, after asserting that it succeeded with nothing on stderr."""
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stderr == "", done.stderr[-3000:]
     return done.stdout
+
+
+def in_process(cwd: Path, commands: list[list[str]]) -> list[str]:
+    """The commands in this process (``cli.run``), each succeeding with nothing on stderr."""
+    return [succeeded(cli.run(*c, cwd=cwd)) for c in commands]
+
+
+def one_client(cwd: Path, commands: list[list[str]]) -> list[str]:
+    """The commands one after the other in one process of their own (``cli.one_process``):
+    a Connect client cannot live beside this process's classic session. Each succeeds with
+    nothing on stderr."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SPARK_CONF")}
+    return [succeeded(d) for d in cli.one_process(*commands, cwd=cwd, env=environment)]
 
 
 def predicted(out: str) -> dict[int, tuple[str, float]]:
@@ -118,57 +130,62 @@ def assert_same(got: dict[int, tuple[str, float]], want: dict[int, tuple[str, fl
         assert abs(got[doc][1] - proba) <= 1e-9, doc
 
 
-def round_trip(
-    db: str, cwd: Path, corpus: Path, model: str, *, full: bool = True, run: Command = sqlnb_cli
-) -> None:
-    """train, list, retrain, predict, classify in place and evaluate, each by ``run`` (its own
-    process unless told): predict gives DuckDB's labels; classify writes them (evaluated against
-    the model's own predictions, accuracy 1). Not ``full``: one training, no list."""
+def round_trip(db: str, cwd: Path, corpus: Path, model: str, run: Commands) -> None:
+    """train, list, retrain, predict, tokenize, classify in place and evaluate, one after the
+    other by ``run``: the first training says what it trained and ``models`` lists it; predict
+    gives DuckDB's labels (the retraining replaced the model, not added to it); classify
+    writes them (evaluated against the model's own predictions, accuracy 1)."""
     train = ["--docs", str(corpus / "train.parquet"), "--model", model]
-    if full:
-        assert "trained multinomial" in run(cwd, "train", db, *train, "--alpha", "0.5")
-        assert model in run(cwd, "models", db)
-    run(cwd, "train", db, *train)  # retrained: replaced, not added to
     test = ["--docs", str(corpus / "test.parquet")]
-    assert_same(predicted(run(cwd, "predict", db, "--model", model, *test)), expected(corpus))
     table = f"tokens_{model}"
-    run(cwd, "tokenize", db, *test, "--output", table, "--replace")
-    run(
+    outputs = run(
         cwd,
-        "classify",
-        db,
-        "--model",
-        model,
-        "--update",
-        table,
-        "--id-column",
-        "doc_id",
-        "--tokens",
-        table,
-        "--into",
-        "predicted",
+        [
+            ["train", db, *train, "--alpha", "0.5"],
+            ["models", db],
+            ["train", db, *train],  # retrained: replaced, not added to
+            ["predict", db, "--model", model, *test],
+            ["tokenize", db, *test, "--output", table, "--replace"],
+            [
+                "classify",
+                db,
+                "--model",
+                model,
+                "--update",
+                table,
+                "--id-column",
+                "doc_id",
+                "--tokens",
+                table,
+                "--into",
+                "predicted",
+            ],
+            [
+                "evaluate",
+                db,
+                "--model",
+                model,
+                "--tokens",
+                table,
+                "--labels",
+                table,
+                "--label-column",
+                "predicted",
+                "--json",
+            ],
+        ],
     )
-    report = run(
-        cwd,
-        "evaluate",
-        db,
-        "--model",
-        model,
-        "--tokens",
-        table,
-        "--labels",
-        table,
-        "--label-column",
-        "predicted",
-        "--json",
-    )
+    trained, listed, _, prediction, _, _, report = outputs
+    assert "trained multinomial" in trained
+    assert model in listed
+    assert_same(predicted(prediction), expected(corpus))
     assert '"accuracy": 1.0' in report, report
 
 
 def test_every_command_on_one_spark_session(corpus, tmp_path, spark_url):
     """The whole round trip through the command line, in this process on one session (what
     each command does on Spark; the tests below are about separate commands and processes)."""
-    round_trip(spark_url, tmp_path, corpus, "m", run=in_process)
+    round_trip(spark_url, tmp_path, corpus, "m", in_process)
 
 
 @pytest.mark.process
@@ -221,13 +238,16 @@ def assert_functions_with_spark_sql(cwd: Path, corpus: Path, master: str) -> Non
 
 @pytest.mark.process
 def test_spark_connect(corpus, tmp_path):
-    """Every command a Connect client of its own (the Connect client's code path, not a JVM of
-    this process), then a user's script calling the SQL functions."""
+    """Every command a Connect client (the Connect client's code path, not a JVM of this
+    process): the round trip in one client process (the commands need not be processes of
+    their own: each opens its own Connect session, and the server's catalog keeps the model
+    between them), then a user's script calling the SQL functions (a process of its own that
+    never imported sqlnb) and a dropping client."""
     url = os.environ.get("SQLNB_TEST_SPARK_CONNECT")
     if not url:
         unavailable("no Spark Connect server ($SQLNB_TEST_SPARK_CONNECT)")
     model = f"m_{uuid.uuid4().hex[:8]}"  # the server's catalog is shared by every test
-    round_trip(url, tmp_path, corpus, model)
+    round_trip(url, tmp_path, corpus, model, one_client)
     # A Connect client of its own, as a user's script is (a process that never imported sqlnb
     # nor a classic session: pyspark's Connect modules import each other in one order only).
     query = (

@@ -11,15 +11,15 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import cli
 import pytest
 from engines import unavailable
-from test_spark import assert_same, corpus, expected, predicted, sqlnb_cli
+from test_spark import assert_same, corpus, expected, one_client, predicted, succeeded
 
 pytestmark = [pytest.mark.spark, pytest.mark.process, pytest.mark.slow]
 
@@ -75,13 +75,6 @@ def connect_server(folder: Path, port: int, *conf: str) -> Iterator[str]:
             time.sleep(0.5)
 
 
-def failing(cwd: Path, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "sqlnb", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=600)  # fmt: skip
-    assert done.returncode == 1, done.stderr[-3000:]
-    return done.stderr
-
-
 def test_a_connect_server_with_its_catalog_in_memory(corpus, tmp_path):
     if not Path("/usr/bin/java").exists() and not os.environ.get("JAVA_HOME"):
         unavailable("no Java for a Spark Connect server")
@@ -91,18 +84,23 @@ def test_a_connect_server_with_its_catalog_in_memory(corpus, tmp_path):
     port = free_port()
     train = ["--docs", str(corpus / "train.parquet"), "--model", "m"]
     with connect_server(server, port) as url:  # as pyspark's script starts it: in memory
-        said = failing(client, "train", url, *train)
+        # one client process for both commands (each its own Connect session)
+        commands = (["train", url, *train], ["models", url])
+        refused, listed = cli.one_process(*commands, cwd=client, env=None)
+        assert refused.returncode == 1, refused.stderr[-3000:]
+        said = refused.stderr
         assert said.count("\n") == 1 and said.startswith("Error: ")
         assert "catalog in memory" in said
         assert "--conf spark.sql.catalogImplementation=hive" in said
-        assert "m" not in sqlnb_cli(client, "models", url).split()
+        assert "m" not in succeeded(listed).split()
     warehouse = server / "spark-warehouse"
     assert not warehouse.exists() or not any(warehouse.iterdir())  # nothing was written
     hive = ("--conf", "spark.sql.catalogImplementation=hive")
     with connect_server(server, port, *hive) as url:
-        assert "trained multinomial" in sqlnb_cli(client, "train", url, *train)
+        [trained] = one_client(client, [["train", url, *train]])
+        assert "trained multinomial" in trained
     with connect_server(server, port, *hive) as url:  # restarted: the model is still there
-        assert "m" in sqlnb_cli(client, "models", url).split()
         test = ["--docs", str(corpus / "test.parquet")]
-        got = predicted(sqlnb_cli(client, "predict", url, "--model", "m", *test))
-        assert_same(got, expected(corpus))
+        listed, out = one_client(client, [["models", url], ["predict", url, "--model", "m", *test]])
+        assert "m" in listed.split()
+        assert_same(predicted(out), expected(corpus))
