@@ -253,7 +253,7 @@ def row(db: Database, name: str) -> dict[str, Any] | None:
     """The catalog row of model ``name``, if there is one."""
     if db.relation_type(MODELS.node()) is None:  # exists() would abort a transaction
         return None
-    query = templates.select("catalog/models.sql").where(_named("m", name))
+    query = templates.select("catalog/models.sql").where(_named("m", name), copy=False)
     rows = db.fetch_dicts(query)
     return rows[0] if rows else None
 
@@ -467,8 +467,8 @@ def written(db: Database, model: str, the_kind: Kind) -> tuple[Entry, str | None
     """Model ``model`` of ``the_kind`` as the catalog records it once written, and what
     :func:`counted_flaws` says of its counts: one read (a training reads nothing else back)."""
     sums = _sums(model, the_kind)
-    query = templates.select("catalog/models.sql").where(_named("m", model))
-    query = query.select(*(s.as_(f"sqlnb_s{i}") for i, (_, s) in enumerate(sums)))
+    query = templates.select("catalog/models.sql").where(_named("m", model), copy=False)
+    query = query.select(*(s.as_(f"sqlnb_s{i}") for i, (_, s) in enumerate(sums)), copy=False)
     rows = db.fetch_dicts(query)
     if not rows:
         raise SqlnbError(f"no model named {model!r} in this database{_hint(db, model)}")
@@ -486,9 +486,9 @@ def _sums(model: str, the_kind: Kind) -> list[tuple[str, exp.Expr]]:
             total = (
                 exp.select(exp.Sum(this=exp.column(name)))
                 .from_(table.node())
-                .where(exp.column("model").eq(exp.convert(model)))
+                .where(exp.column("model").eq(exp.convert(model)), copy=False)
             )
-            sums.append((f"{table.name}.{name}", total.subquery()))
+            sums.append((f"{table.name}.{name}", total.subquery(copy=False)))
     return sums
 
 

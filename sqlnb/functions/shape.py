@@ -125,9 +125,9 @@ def _reading(db: Database, lookup_rows: bool) -> exp.Query:
     for tag in _READ:
         if tag in parts:
             part = exp.select(exp.convert(tag).as_("tag"), exp.column("v", "r")).from_(
-                parts[tag].subquery("r")
+                parts[tag].subquery("r", copy=False)
             )
-            query = part if query is None else exp.union(query, part, distinct=False)
+            query = part if query is None else exp.union(query, part, distinct=False, copy=False)
     assert query is not None
     return query
 
