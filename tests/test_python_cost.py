@@ -134,3 +134,31 @@ def test_the_dialects_name_sqlnb_s_spellings_as_sqlglot_registers_them():
     assert (dialects.POSTGRES, dialects.CLICKHOUSE) == (spellings.POSTGRES, spellings.CLICKHOUSE)
     assert dialects.dialect("postgres").sqlglot == "sqlnbpostgres"
     assert dialects.dialect("clickhouse").sqlglot == "sqlnbclickhouse"
+
+
+def test_predict_lists_sqlnb_s_relations_once_not_one_by_one(tmp_path: Path, monkeypatch):
+    """`sqlnb predict` reads the catalog in the command's probing scope: one listing of
+    sqlnb's relations, no probe of a single name (it asked for sqlnb_models twice,
+    sqlnb_classes and sqlnb_calibration one by one)."""
+    import sqlnb
+    from sqlnb.engine.backends import DuckDBBackend
+    from tests import cli
+
+    path = str(tmp_path / "m.duckdb")
+    con = duckdb.connect(path)
+    con.execute(
+        "CREATE TABLE tokens AS SELECT * FROM (VALUES (1, 'cheap', 2), (1, 'pills', 1),"
+        " (2, 'meeting', 1), (2, 'notes', 3)) AS t(doc_id, word, count)"
+    )
+    con.execute(
+        "CREATE TABLE labels AS SELECT * FROM (VALUES (1, 'spam'), (2, 'ham')) AS t(doc_id, label)"
+    )
+    sqlnb.train(con, "tokens", "labels", model="m")
+    con.close()
+    asked: list[str] = []
+    one, every = DuckDBBackend.relation_type, DuckDBBackend.relations
+    monkeypatch.setattr(DuckDBBackend, "relation_type", lambda b, n: asked.append(n) or one(b, n))
+    monkeypatch.setattr(DuckDBBackend, "relations", lambda b: asked.append("*") or every(b))
+    cli.run("predict", path, "--model", "m", "--output", "p", ok=True)
+    assert asked == ["*"]
+    assert duckdb.connect(path).sql('SELECT COUNT(*) FROM "p"').fetchall() == [(2,)]
