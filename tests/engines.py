@@ -111,6 +111,9 @@ def spark_session():
         # (tests/test_spark.py's process tests). The compiled expressions' cache holds 1,000
         # classes instead of 100: the tests' queries compile the same ones again and again (a
         # training and prediction repeated in one session: -12% CPU, two runs of six).
+        # Expressions are interpreted, not compiled (``spark.sql.codegen.factoryMode``
+        # NO_CODEGEN, Spark's own test mode; the catalog's calls excepted, below): a Janino
+        # compilation per projection and predicate costs more than tens of rows.
         _spark = (
             SparkSession.builder.master("local[2]")
             .appName("sqlnb-tests")
@@ -124,7 +127,44 @@ def spark_session():
             .getOrCreate()
         )
         _spark.sparkContext.setLogLevel("ERROR")
+        _spark.conf.set(FACTORY_MODE, "NO_CODEGEN")
+        _catalog_compiled()
     return _spark
+
+
+FACTORY_MODE = "spark.sql.codegen.factoryMode"
+
+
+def _catalog_compiled() -> None:
+    """pyspark's catalog calls (``listTables``, ``getTable``, ...) in Spark's usual mode,
+    compiled where it can: they decode Scala objects (a catalog ``Table``), which Spark's
+    interpreted expressions cannot build (``EXPRESSION_DECODING_FAILED``)."""
+    import functools
+
+    from pyspark.sql.catalog import Catalog
+
+    depth = [0]  # a catalog call calls others: the outermost one restores the mode
+
+    def compiled(method):
+        @functools.wraps(method)
+        def call(self, *args, **kwargs):
+            conf = self._sparkSession.conf
+            before = conf.get(FACTORY_MODE, "FALLBACK") if depth[0] == 0 else None
+            if before is not None:
+                conf.set(FACTORY_MODE, "FALLBACK")
+            depth[0] += 1
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                depth[0] -= 1
+                if before is not None:
+                    conf.set(FACTORY_MODE, before)
+
+        return call
+
+    for name, method in list(vars(Catalog).items()):
+        if callable(method) and not name.startswith("_"):
+            setattr(Catalog, name, compiled(method))
 
 
 _chdb = None
