@@ -119,7 +119,7 @@ class Model(Entry):
         self.db.backend.check_writable()  # refused before the work, not after it
         if not replace and self.db.exists(templates.table(output)):
             raise SqlnbError(f"output table {output!r} already exists (use --replace)")
-        query = self.prediction_query(data, early=False, **options)
+        query = self.prediction_query(data, early=self.db.dialect.reads_first, **options)
         self.db.stage("scoring")  # (the query checks the model where the engine can fail it)
         verify = None if self.db.dialect.fail else self._check_current
         return self.db.write_table(output, query, replace=replace, verify=verify)
@@ -222,7 +222,7 @@ class Model(Entry):
         if multilabel.marked(self.params):
             return metrics.evaluate(self.db, self, data, labels)
         create, queries, drop_it = self.evaluation_statements(data, labels, calibrate=calibrate,
-                                                              early=False)  # fmt: skip
+                                                   early=self.db.dialect.reads_first)  # fmt: skip
         confusion, per_class, summary, reliability = queries
         self.db.stage("scoring")
         self.db.execute(create)  # a scratch name: nothing to drop first
