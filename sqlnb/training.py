@@ -73,8 +73,10 @@ class Training:
                 )
                 if kept.moved:  # its rows moved: none left to delete
                     statements = [s for s in statements if not catalog.deleting(s, self.model)]
-                elif kept.empty:  # nor where the model it replaces has none
-                    statements = [s for s in statements if not _none_in(s, self.model, kept.empty)]
+                elif kept.empty:  # nor where the model it replaces has none, and this one
+                    # writes none (rows an interrupted write left there must go first)
+                    none = kept.empty - {_target(s) for s in statements}
+                    statements = [s for s in statements if not _none_in(s, self.model, none)]
             for statement in statements:
                 self.db.stage(_stage(statement))
                 self.db.execute(statement)
@@ -116,6 +118,14 @@ def finish(
 def _none_in(statement: exp.Expr, model: str, empty: frozenset[str]) -> bool:
     """Whether ``statement`` deletes ``model``'s rows from one of the tables ``empty``."""
     return catalog.deleting(statement, model) and statement.this.name in empty
+
+
+def _target(statement: exp.Expr) -> str | None:
+    """The table ``statement`` inserts into, if it is an INSERT."""
+    if not isinstance(statement, exp.Insert):
+        return None
+    into = statement.this
+    return str((into.this if isinstance(into, exp.Schema) else into).name)
 
 
 def _stage(statement: exp.Expr) -> str:

@@ -378,3 +378,18 @@ def test_printed_mixed_script_runs_in_a_plain_chdb_session(databases):
     assert all(
         math.isclose(a, b, rel_tol=1e-12) for g, w in zip(got, want) for a, b in zip(g[2:], w[2:])
     )
+
+
+def test_a_retraining_clears_rows_an_interrupted_write_left_where_it_writes(databases):
+    """Without transactions a retraining skips deleting the replaced model's rows from the
+    tables its settings say are empty (no tokenizer: issue 38), but not from a table it writes
+    itself: a tokenizer row that an interrupted write left under the model's name would
+    otherwise stand beside the new one, and the model would hold two tokenizers."""
+    _, ch, folder = databases
+    sqlnb("train", ch, "--tokens", "tokens", "--labels", "labels", "--model", "strays")
+    left = "INSERT INTO sqlnb_tokenizers VALUES ('strays', 'left', true, '[a-c]+', 1, 2)"
+    count = "SELECT settings FROM sqlnb_tokenizers WHERE model = 'strays'"
+    assert chdb(folder, left, count) == [["left"]]
+    sqlnb("train", ch, "--docs", "docs", "--model", "strays")
+    (settings,) = chdb(folder, count)
+    assert json.loads(settings[0])["ngrams"] == [1, 1]
