@@ -75,7 +75,7 @@ class Training:
                     statements = [s for s in statements if not catalog.deleting(s, self.model)]
                 elif kept.empty:  # nor where the model it replaces has none, and this one
                     # writes none (rows an interrupted write left there must go first)
-                    none = kept.empty - {_target(s) for s in statements}
+                    none = kept.empty - {_into(s) for s in statements if isinstance(s, exp.Insert)}
                     statements = [s for s in statements if not _none_in(s, self.model, none)]
             for statement in statements:
                 self.db.stage(_stage(statement))
@@ -120,10 +120,8 @@ def _none_in(statement: exp.Expr, model: str, empty: frozenset[str]) -> bool:
     return catalog.deleting(statement, model) and statement.this.name in empty
 
 
-def _target(statement: exp.Expr) -> str | None:
-    """The table ``statement`` inserts into, if it is an INSERT."""
-    if not isinstance(statement, exp.Insert):
-        return None
+def _into(statement: exp.Insert) -> str:
+    """The table ``statement`` inserts into."""
     into = statement.this
     return str((into.this if isinstance(into, exp.Schema) else into).name)
 
