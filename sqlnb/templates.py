@@ -168,8 +168,7 @@ def _own(value: Binding, used: set[int]) -> Value:
     :class:`Fresh` node, else a copy (a node used twice or part of another tree; and every other
     small node, which a caller may reuse)."""
     fresh = isinstance(value, Fresh)
-    if isinstance(value, Fresh):
-        value = value.node
+    value = value.node if isinstance(value, Fresh) else value
     if not isinstance(value, exp.Expr):
         return value
     if (fresh or isinstance(value, exp.Query)) and value.parent is None and id(value) not in used:

@@ -170,8 +170,25 @@ def process(
     """``python -m sqlnb ARGS`` as its own process (``prefix`` goes before it, e.g. ``timeout``
     or ``nice``): exit code, stdout, stderr. ``env`` is the process's whole environment (None:
     this process's)."""
-    done = subprocess.run(
-        [*prefix, sys.executable, "-m", "sqlnb", *map(str, args)],
+    argv = [*prefix, sys.executable, "-m", "sqlnb", *map(str, args)]
+    done = _completed(argv, env=env, cwd=cwd, timeout=timeout)
+    result = Result(done.returncode, done.stdout, done.stderr)
+    return result.ok() if ok else result
+
+
+def _completed(
+    argv: list[str],
+    *,
+    env: Mapping[str, str] | None,
+    cwd: str | Path | None,
+    timeout: float | None,
+    stdin: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``argv`` run to its end, its output captured as text; ``env`` its whole environment
+    (None: this process's)."""
+    return subprocess.run(
+        argv,
+        input=stdin,
         capture_output=True,
         text=True,
         env=None if env is None else dict(env),
@@ -179,8 +196,6 @@ def process(
         timeout=timeout,
         check=False,
     )
-    result = Result(done.returncode, done.stdout, done.stderr)
-    return result.ok() if ok else result
 
 
 def one_process(
@@ -201,15 +216,9 @@ def one_process(
         "done = [list(cli.run(*c, env=None)) for c in json.loads(sys.stdin.read())]\n"
         "sys.stdout.write(json.dumps(done))\n"
     )
-    finished = subprocess.run(
-        [sys.executable, "-c", script],
-        input=json.dumps([[str(a) for a in c] for c in commands]),
-        capture_output=True,
-        text=True,
-        env=None if env is None else dict(env),
-        cwd=cwd,
-        timeout=timeout,
-        check=False,
+    given = json.dumps([[str(a) for a in c] for c in commands])
+    finished = _completed(
+        [sys.executable, "-c", script], env=env, cwd=cwd, timeout=timeout, stdin=given
     )
     assert finished.returncode == 0, finished.stderr[-3000:]
     results = [Result(*r) for r in json.loads(finished.stdout)]
