@@ -10,6 +10,7 @@ import shutil
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -207,7 +208,9 @@ def opened(db: str, *, create: bool = False) -> Iterator[Database]:
 def _profiler(path: str) -> Callable[[str, float], None]:
     def record(text: str, seconds: float) -> None:
         with open(path, "a", encoding="utf-8") as file:
-            file.write(json.dumps({"seconds": seconds, "sql": text}) + "\n")
+            file.write(
+                json.dumps({"seconds": seconds, "cpu": time.process_time(), "sql": text}) + "\n"
+            )
 
     return record
 
