@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -168,7 +169,9 @@ class DuckDBBackend(Backend):
     interruptible = True
     lazy = True
 
-    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+    def __init__(self, connection: duckdb.DuckDBPyConnection, *, own: bool = False) -> None:
+        self.own = own  # a file's connection sqlnb opened, and closes (not a caller's)
+        self.wrote = self.removed = False  # whether a statement inserted; may have deleted
         connection.execute("SET python_enable_replacements = false")
         # Progress is tracked (query_progress() answers at once) but never printed by DuckDB.
         connection.execute("SET enable_progress_bar = true")
@@ -178,6 +181,31 @@ class DuckDBBackend(Backend):
 
     def interrupt(self) -> None:
         self.connection.interrupt()
+
+    def run(self, text: str, fetch: bool) -> list[Row]:
+        self.wrote = self.wrote or bool(_WRITES.match(text))
+        self.removed = self.removed or bool(_REMOVES.search(text))
+        return super().run(text, fetch)
+
+    def close(self) -> None:
+        """Close, DuckDB writing its checkpoint. Where this command wrote and deleted no row, the
+        checkpoint skips DuckDB's vacuum: it could only merge the part-filled row groups of
+        the command's own inserts, which rewrote a 10M-token model's scoring table at every
+        training (0.15-0.2 s of CPU, and a file 40% larger, the old blocks left free).
+        A deleting command's checkpoint compacts as DuckDB's does. The setting (global to the
+        database) is DuckDB's own again before the connection closes."""
+        if self.own and self.wrote and not self.removed:
+            setting = "max_vacuum_tasks"
+            with contextlib.suppress(duckdb.Error):  # (a read-only file: nothing to write)
+                (before,) = self.connection.execute(
+                    f"SELECT current_setting('{setting}')"
+                ).fetchone()
+                self.connection.execute(f"SET {setting} = 0")
+                try:
+                    self.connection.execute("CHECKPOINT")
+                finally:
+                    self.connection.execute(f"SET {setting} = {int(before)}")
+        super().close()
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
@@ -267,6 +295,9 @@ class SQLiteBackend(Backend):
 
 
 BATCH = 10_000  # rows per batch where rows pass through Python (SQLite)
+_WRITES = re.compile(r"\s*(INSERT|CREATE)\b", re.IGNORECASE)
+# A statement that may delete or replace rows (leaving row groups DuckDB's vacuum compacts).
+_REMOVES = re.compile(r"\b(DELETE|UPDATE|TRUNCATE|MERGE|REPLACE\s+INTO)\b", re.IGNORECASE)
 
 
 def _csv_field(value: Any) -> str:

@@ -108,7 +108,7 @@ def _open_duckdb(path: str, read_only: bool, wait: float) -> Opened:
         except duckdb.Error as again:
             raise SqlnbError(f"cannot open {path!r}: {messages.one_line(again)}") from None
         reason = "its file is not writable"
-    return Opened(DuckDBBackend(connection), "duckdb", path, created, reason)
+    return Opened(DuckDBBackend(connection, own=True), "duckdb", path, created, reason)
 
 
 def _duckdb_waiting(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
