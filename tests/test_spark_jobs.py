@@ -127,3 +127,31 @@ def test_predict_reads_the_catalog_once_before_its_query(trained):
     assert n == len(LABELS)
     assert len([s for s in seen if s.startswith("SELECT m.model AS model")]) == 1
     assert jobs <= 11  # 14 before (the catalog read after the query: 4)
+
+
+@pytest.mark.spark
+def test_predict_to_a_file_sorts_in_one_partition_without_a_range_shuffle(trained, tmp_path):
+    """A printed or written prediction is in document order: on Spark the rows are gathered in
+    one partition and sorted there (SORT BY), not by ORDER BY's range shuffle (a sampling job
+    and an exchange); the writer takes the columns' types from its plan (no describe of the
+    query first). The same rows, in order, as DuckDB's."""
+    from sqlnb.engine import bulk
+
+    model = sqlnb.load(trained, "m")
+    query = bulk.in_order(trained, model.prediction_query("tokens"), ["doc_id"])
+    out = tmp_path / "p.parquet"
+    (n, seen), jobs = _jobs(
+        trained, "sqlnb-file", lambda: _statements(trained, lambda: trained.write_file(query, out))
+    )
+    assert [s for s in seen if "SORT BY doc_id" in s and "ORDER BY" not in s] == seen  # one
+    assert len(seen) == 1 and jobs <= 6  # (6 before too here: at 2M ORDER BY took 2 more)
+    got = pd.read_parquet(out)
+    reference = next(open_engine("duckdb"))
+    reference.load("tokens", pd.DataFrame(TOKENS, columns=["doc_id", "word", "count"]))
+    reference.load("labels", pd.DataFrame(LABELS, columns=["doc_id", "label"]))
+    expected = sqlnb.train(reference.db, "tokens", "labels", model="m").predict("tokens").fetchall()
+    assert n == len(expected) == len(got)
+    assert list(got["doc_id"]) == sorted(d for d, _, _ in expected)  # in order
+    for (doc, label, proba), row in zip(sorted(expected), got.itertuples()):
+        assert (row.doc_id, row.label) == (doc, label)
+        assert row.proba == pytest.approx(proba, abs=1e-9)

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from sqlglot import exp
 
 from sqlnb import catalog, multilabel, settings, training, tuning, versions
 from sqlnb.cli import upkeep  # noqa: F401  (registers ``sqlnb functions``)
@@ -61,7 +60,7 @@ from sqlnb.cli.options import (
 )
 from sqlnb.cli.production import KeepOpt, VersionOpt
 from sqlnb.cli.registry import command, print_script
-from sqlnb.engine import dialects
+from sqlnb.engine import bulk, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
 from sqlnb.inputs import Docs, Labels, Source, Tokens
@@ -259,11 +258,8 @@ def predict(
         else:
             inner = m.prediction_query(data, proba=proba, unseen=unseen, **decided)
             names = [s.alias_or_name for s in inner.selects]
-            ordered = (  # printed and file rows in document order
-                exp.select(*names)
-                .from_(inner.subquery("p"))
-                .order_by("doc_id", *(["label"] if proba else []))
-            )
+            keys = ["doc_id", *(["label"] if proba else [])]
+            ordered = bulk.in_order(database, inner, keys)  # printed and file rows in order
             if printed:
                 print_rows(names, database.fetch(ordered), output_format)
                 return

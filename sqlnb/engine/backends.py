@@ -33,6 +33,10 @@ class Backend:
     errors: tuple[type[BaseException], ...] = ()
     interruptible = False
     lazy = False  # whether :meth:`relation` returns a lazy result (DuckDB, Spark)
+    typed_files = True  # whether :meth:`write_parquet` needs the columns' types (not Spark's)
+    # whether an ORDER BY of a whole result is a range shuffle (Spark's: a sampling job and an
+    # exchange): ordered rows are gathered in one partition and sorted there (bulk.in_order)
+    sorts_one_partition = False
     schema: str | None = None  # where sqlnb's tables are, where the engine names it (PostgreSQL)
 
     def __init__(self, connection: Any) -> None:

@@ -4,7 +4,7 @@ rows as a Parquet, CSV or JSON file, and the types of a Parquet file's columns."
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +21,17 @@ if TYPE_CHECKING:
 FORMATS = {".parquet": "FORMAT parquet", ".csv": "HEADER", ".json": "FORMAT json"}
 
 
+def in_order(db: Database, query: exp.Select, keys: Sequence[str]) -> exp.Select:
+    """The rows of ``query`` in the order of its columns ``keys``, as printed rows and files
+    show them: an ORDER BY, or where the engine's is a range shuffle (Spark) the rows gathered
+    in one partition and sorted there (``Backend.sorts_one_partition``): the same order."""
+    rows = exp.select(*(s.alias_or_name for s in query.selects)).from_(query.subquery("p"))
+    if not db.backend.sorts_one_partition:
+        return rows.order_by(*keys)
+    one = exp.Anonymous(this="COALESCE", expressions=[exp.Literal.number(1)])
+    return rows.sort_by(*keys).hint(one, copy=False)
+
+
 def write_file(db: Database, query: exp.Select, path: Path) -> int:
     """Write the rows of ``query`` to a Parquet, CSV (with a header) or JSON (one object per
     line) file, by its suffix: Parquet by the engine's bulk path (see
@@ -32,8 +43,8 @@ def write_file(db: Database, query: exp.Select, path: Path) -> int:
         raise SqlnbError(f"{str(path)!r}: a file must end in .parquet, .csv or .json")
     if not path.parent.is_dir():
         raise SqlnbError(f"cannot write {str(path)!r}: no folder {str(path.parent)!r}")
-    types = db.columns(query)
-    if not all(types.values()):  # SQLite: the storage class of each column's values
+    types = db.columns(query) if db.backend.typed_files else {}  # (Spark's writer: its plan's)
+    if types and not all(types.values()):  # SQLite: the storage class of each column's values
         names = [s.alias_or_name for s in query.selects]
         types = {n: db.value_type(query, n) for n in names}
     with scratch.folder() as folder:

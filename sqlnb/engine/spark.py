@@ -269,6 +269,8 @@ class SparkBackend(Backend):
     what changes it)."""
 
     lazy = True
+    typed_files = False  # its Parquet writer takes them from the plan: no describe first
+    sorts_one_partition = True
 
     def __init__(self, session: Any, *, owned: bool = False) -> None:
         from pyspark.errors import PySparkException
