@@ -20,8 +20,6 @@ import re
 import string
 from typing import Any
 
-import re2
-
 # What the repetition checker reads RE2's Unicode classes as (Python's re has none), inside
 # a character class or out: close enough to tell which characters a repetition can match.
 _CLASSES = {"L": r"\w", "N": r"\d", "Z": r"\s", "P": r"\W", "S": r"\W"}
@@ -30,7 +28,10 @@ _PROBES = string.printable + "éßπжあ٣"
 
 
 def compiled(pattern: str) -> Any:
-    """The pattern compiled by RE2 (raises ``re2.error``)."""
+    """The pattern compiled by RE2 (raises ``re2.error``). (RE2 is imported when first used:
+    the default pattern's commands never compile one in Python.)"""
+    import re2
+
     options = re2.Options()
     options.log_errors = False  # RE2 would print its own line on stderr
     return re2.compile(pattern, options=options)
@@ -39,6 +40,8 @@ def compiled(pattern: str) -> Any:
 @functools.cache
 def problem(pattern: str) -> str | None:
     """Why RE2 cannot use ``pattern``, or None."""
+    import re2
+
     try:
         compiled(pattern)
     except re2.error as error:

@@ -58,7 +58,8 @@ class Tokenizer:
             raise SqlnbError(f"n-gram range {low}-{high}: need 1 <= min <= max <= {MAX_NGRAM}")
         if not isinstance(self.pattern, str) or not self.pattern:
             raise SqlnbError(f"token pattern {self.pattern!r} is not a regular expression")
-        problem = patterns.problem(self.pattern)
+        # (the default pattern is known good: RE2 is then neither imported nor asked)
+        problem = None if self.pattern == DEFAULT_PATTERN else patterns.problem(self.pattern)
         if problem is not None:
             raise SqlnbError(f"token pattern {self.pattern!r} {problem}")
         settings.LOWERCASE.check(self.lowercase)

@@ -34,6 +34,7 @@ NOT_ON_THE_TRAIN_PATH = (
     "sqlnb.engine.spellings",  # sqlglot's PostgreSQL and ClickHouse dialects, sqlnb's spellings
     "sqlnb.monitor",
     "sqlnb.semisupervised",
+    "re2",  # (the default pattern is not compiled in Python)
 )
 
 PROBE = """
