@@ -6,8 +6,12 @@ from __future__ import annotations
 import gc
 import signal
 import sys
+from typing import Any
 
+import duckdb
 import pytest
+import typer.main
+from typer.core import TyperGroup
 
 from sqlnb.cli import main
 
@@ -39,3 +43,48 @@ def test_a_call_with_arguments_leaves_the_collector_as_it_was(monkeypatch, capsy
     """main(args) (tests, a caller's own process) keeps its garbage collectable."""
     assert _freezes(monkeypatch, ["--version"]) == 0
     assert capsys.readouterr().out.startswith("sqlnb ")
+
+
+def _help(command: Any) -> list[Any]:
+    """What a command's help is made of (rendering it takes rich: a second for them all)."""
+    fields = ("name", "opts", "secondary_opts", "help", "default", "required", "hidden")
+    params = [[repr(getattr(p, f, None)) for f in fields] for p in command.params]
+    return [command.name, command.help, command.hidden, params]
+
+
+def test_a_process_builds_only_the_command_it_runs():
+    """Typer builds every command's Click parameters at a call: a process builds the one it
+    runs (or the ``sql`` group), with the same options and help as in the whole application."""
+    from sqlnb.cli import commands, show  # noqa: F401  (they register the commands)
+    from sqlnb.cli.registry import app, narrowed
+
+    whole = typer.main.get_command(app)
+    assert isinstance(whole, TyperGroup)
+    for name, command in whole.commands.items():
+        one = narrowed([name, "x.duckdb", "--model", "m"])
+        assert one is not app
+        built = typer.main.get_command(one)
+        assert isinstance(built, TyperGroup) and list(built.commands) == [name]
+        assert _help(built.commands[name]) == _help(command), name
+    for args in ([], ["-h"], ["--version"], ["tarin", "x.duckdb"], ["x.duckdb", "train"]):
+        assert narrowed(args) is app  # help, the version, Click's "No such command"
+
+
+def test_a_narrowed_process_runs_and_fails_as_the_whole_application(tmp_path, monkeypatch):
+    db = tmp_path / "m.duckdb"
+    duckdb.connect(str(db)).close()
+    handler = signal.getsignal(signal.SIGINT)
+    outcomes = []
+    try:
+        for argv in (["models", str(db)], ["models", str(db), "--bogus"], ["tarin", str(db)]):
+            for args in (argv, None):
+                monkeypatch.setattr(sys, "argv", ["sqlnb", *argv])
+                try:
+                    main(args)
+                except SystemExit as done:
+                    outcomes.append(done.code)
+                finally:
+                    gc.unfreeze()
+    finally:
+        signal.signal(signal.SIGINT, handler)
+    assert outcomes == [0, 0, 2, 2, 2, 2]

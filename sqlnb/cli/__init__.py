@@ -40,9 +40,10 @@ def _main(args: list[str] | None) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C: KeyboardInterrupt
     try:
         from sqlnb.cli import commands, show  # noqa: F401  (they register the commands)
-        from sqlnb.cli.registry import app
+        from sqlnb.cli.registry import app, narrowed
 
-        code = app(args=args, prog_name="sqlnb", standalone_mode=False)
+        application = narrowed(sys.argv[1:]) if args is None else app
+        code = application(args=args, prog_name="sqlnb", standalone_mode=False)
     except KeyboardInterrupt:
         sys.stderr.write(INTERRUPTED)
         code = 130

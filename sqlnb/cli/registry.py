@@ -4,6 +4,7 @@ function (its ``dialect`` parameter exposed, its run-only options left out)."""
 
 from __future__ import annotations
 
+import copy
 import inspect
 import sys
 from collections.abc import Callable
@@ -75,6 +76,28 @@ def command(
         return fn
 
     return register
+
+
+def narrowed(args: list[str]) -> typer.Typer:
+    """The application with only the command (or group, ``sql``) that ``args`` names, for a
+    process that runs one: Typer builds every command's Click parameters at a call (26
+    commands, 370 parameters: 14 ms of CPU against 2 ms for one). The whole application
+    where ``args`` names none of them (help, ``--version``, a typo: Click's own messages)."""
+    name = args[0] if args else ""
+    commands = [c for c in app.registered_commands if _name(c.name, c.callback) == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if len(commands) + len(groups) != 1:
+        return app
+    one = copy.copy(app)
+    one.registered_commands, one.registered_groups = commands, groups
+    return one
+
+
+def _name(name: str | None, callback: Callable[..., Any] | None) -> str | None:
+    """A registered command's name, as Typer derives it."""
+    if name or callback is None:
+        return name
+    return callback.__name__.lower().replace("_", "-")
 
 
 def reflowed(doc: str | None) -> str | None:
