@@ -20,7 +20,7 @@ import logging
 import os
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -263,6 +263,22 @@ def stop(session: Any) -> None:
 _CACHED = re.compile(r"\s*CACHE\s+TABLE\s+(`[^`]*`|\w+)\s+AS\s+(.*)", re.IGNORECASE | re.DOTALL)
 
 
+def _sent_once(session: Any) -> Callable[[str], Any] | None:
+    """Through Spark Connect, a query's DataFrame that reaches the server once, with the
+    request for its rows (or its schema): ``session.sql`` is a round trip of its own, in which
+    the server parses and analyzes the text only to hand it back, then does both again for
+    the rows (a retraining's 10 reads: 10 round trips and analyses fewer). None: not
+    Connect, or a client without that plan."""
+    if not type(session).__module__.startswith("pyspark.sql.connect"):
+        return None
+    try:
+        from pyspark.sql.connect.dataframe import DataFrame
+        from pyspark.sql.connect.plan import SQL
+    except ImportError:
+        return None
+    return lambda text: DataFrame(SQL(text), session)
+
+
 class SparkBackend(Backend):
     """Spark SQL on a SparkSession (classic or Connect). Which of sqlnb's tables exist is read
     from the catalog once and kept (the catalog is slow to ask, and sqlnb's statements are
@@ -281,6 +297,7 @@ class SparkBackend(Backend):
         self._relations: dict[str, str] | None = None
         self._checkpoints: dict[str, Any] = {}  # (kept until dropped: a Connect client
         # releases a DataFrame's server-side rows when its object is collected)
+        self._query = _sent_once(session) or session.sql
 
     def check_writable(self) -> None:
         """A Spark Connect server started with nothing configured (pyspark's
@@ -309,8 +326,10 @@ class SparkBackend(Backend):
             return []
         if self._checkpoints and re.match(r"\s*DROP\b", text, re.IGNORECASE):
             self._checkpoints = {k: f for k, f in self._checkpoints.items() if k not in text}
-        frame = self.connection.sql(text)
-        return [tuple(r) for r in frame.collect()] if fetch else []
+        if fetch:
+            return [tuple(r) for r in self._query(text).collect()]
+        self.connection.sql(text)
+        return []
 
     def _checkpoint(self, text: str, name: str, query: str) -> None:
         """``CACHE TABLE name AS query`` as a temporary view of the query's rows, computed
@@ -330,7 +349,7 @@ class SparkBackend(Backend):
         return self.connection.sql(text)
 
     def describe(self, text: str) -> dict[str, str]:
-        schema = self.connection.sql(text).schema
+        schema = self._query(text).schema
         return {f.name: duckdb_type(f.dataType.simpleString()) for f in schema.fields}
 
     def relations(self) -> dict[str, str] | None:
