@@ -24,8 +24,8 @@ class Recorder:
         self.texts.append(text)
         return self
 
-    def fetchone(self) -> tuple[Any, ...]:
-        return ("100",)
+    def fetchone(self) -> tuple[Any, ...]:  # preserve_insertion_order, max_vacuum_tasks
+        return (True, 100)
 
     def fetchall(self) -> list[tuple[Any, ...]]:
         return []
@@ -37,8 +37,9 @@ class Recorder:
 def closed_after(*statements: str, own: bool = True) -> list[str]:
     recorder = Recorder()
     backend = DuckDBBackend(recorder, own=own)  # type: ignore[arg-type]
-    for text in statements:
-        backend.run(text, False)
+    with backend.writing():
+        for text in statements:
+            backend.run(text, False)
     start = len(recorder.texts)
     backend.close()
     return recorder.texts[start:]
@@ -46,7 +47,6 @@ def closed_after(*statements: str, own: bool = True) -> list[str]:
 
 def test_an_inserting_command_checkpoints_without_the_vacuum() -> None:
     assert closed_after("CREATE TABLE t (x INT)", "INSERT INTO t SELECT 1") == [
-        "SELECT current_setting('max_vacuum_tasks')",
         "SET max_vacuum_tasks = 0",
         "CHECKPOINT",
         "SET max_vacuum_tasks = 100",
@@ -65,6 +65,10 @@ def test_a_deleting_command_keeps_duckdbs_checkpoint() -> None:
 
 def test_a_callers_connection_is_closed_as_it_was() -> None:
     assert closed_after("INSERT INTO t SELECT 1", own=False) == ["(closed)"]
+
+
+def test_a_reading_command_closes_as_it_was() -> None:
+    assert closed_after("SELECT COUNT(*) FROM t") == ["(closed)"]
 
 
 def test_the_setting_is_duckdbs_again_for_another_connection(tmp_path: Path) -> None:

@@ -176,6 +176,7 @@ class DuckDBBackend(Backend):
     def __init__(self, connection: duckdb.DuckDBPyConnection, *, own: bool = False) -> None:
         self.own = own  # a file's connection sqlnb opened, and closes (not a caller's)
         self.wrote = self.removed = False  # whether a statement inserted; may have deleted
+        self.vacuum: int | None = None  # DuckDB's max_vacuum_tasks, as a transaction found it
         connection.execute("SET python_enable_replacements = false")
         # Progress is tracked (query_progress() answers at once) but never printed by DuckDB.
         connection.execute("SET enable_progress_bar = true")
@@ -197,27 +198,27 @@ class DuckDBBackend(Backend):
         the command's own inserts, which rewrote a 10M-token model's scoring table at every
         training (0.15-0.2 s of CPU, and a file 40% larger, the old blocks left free).
         A deleting command's checkpoint compacts as DuckDB's does. The setting (global to the
-        database) is DuckDB's own again before the connection closes."""
-        if self.own and self.wrote and not self.removed:
-            setting = "max_vacuum_tasks"
+        database: :meth:`writing` read it) is as it was again before the connection closes."""
+        if self.own and self.wrote and not self.removed and self.vacuum is not None:
             with contextlib.suppress(duckdb.Error):  # (a read-only file: nothing to write)
-                (before,) = self.connection.execute(
-                    f"SELECT current_setting('{setting}')"
-                ).fetchone()
-                self.connection.execute(f"SET {setting} = 0")
+                self.connection.execute("SET max_vacuum_tasks = 0")
                 try:
                     self.connection.execute("CHECKPOINT")
                 finally:
-                    self.connection.execute(f"SET {setting} = {int(before)}")
+                    self.connection.execute(f"SET max_vacuum_tasks = {self.vacuum}")
         super().close()
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
         """No table sqlnb writes has a row order, so DuckDB need not keep the order of the rows
         it inserts (its default; keeping it costs, e.g., 0.1 s of a 0.3 s insert of a model's
-        wide rows). The connection's own setting is restored afterwards."""
+        wide rows). The connection's own setting is restored afterwards. (The same query
+        reads the vacuum's setting for :meth:`close`.)"""
         setting = "preserve_insertion_order"
-        (before,) = self.connection.execute(f"SELECT current_setting('{setting}')").fetchone()
+        before, vacuum = self.connection.execute(
+            f"SELECT current_setting('{setting}'), current_setting('max_vacuum_tasks')"
+        ).fetchone()
+        self.vacuum = int(vacuum)
         self.connection.execute(f"SET {setting} = false")
         try:
             yield
