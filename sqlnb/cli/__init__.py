@@ -23,13 +23,15 @@ from sqlnb.errors import INTERRUPTED  # (console's: importing it can neither fai
 def main(args: list[str] | None = None) -> None:
     """Run the command line; a usage error is one line (``Error: ...``) and exit code 2; a
     Ctrl-C at any moment before a commit, even while the command starts, one line and 130.
-    Without ``args`` (a process of its own: the ``sqlnb`` script, ``python -m sqlnb``), what
-    is alive at the end is frozen out of the interpreter's last garbage collection, which
-    otherwise walks every object of sqlglot and the command (0.1 s of CPU of a DuckDB
-    training or prediction, a tenth of it); sqlnb has closed its databases by then."""
+    Without ``args`` (a process of its own: the ``sqlnb`` script, ``python -m sqlnb``), the
+    garbage collector skips what the imports made (modules, classes: no garbage) and, at the
+    end, what is alive: the interpreter's last collection walked every object of sqlglot and
+    the command (0.1 s of CPU of a DuckDB training or prediction, a tenth of it); sqlnb has
+    closed its databases by then."""
     if args is not None:
         _main(args)
         return
+    gc.disable()  # until the imports are done (_main)
     try:
         _main(None)
     finally:
@@ -42,6 +44,9 @@ def _main(args: list[str] | None) -> None:
         from sqlnb.cli import commands, show  # noqa: F401  (they register the commands)
         from sqlnb.cli.registry import app, narrowed
 
+        if args is None:  # the imports' objects out of every collection of the command
+            gc.freeze()
+            gc.enable()
         application = narrowed(sys.argv[1:]) if args is None else app
         code = application(args=args, prog_name="sqlnb", standalone_mode=False)
     except KeyboardInterrupt:
