@@ -111,6 +111,26 @@ def reweighted(weights: dict[int, float], relation: str) -> exp.Select:
     return templates.select("predict/renormalise.sql", values=values, rank=ranked("n", "proba"))
 
 
+def _distributed(query: exp.Query, source: Docs) -> exp.Query:
+    """``query`` reading the documents of ``source`` distributed by their id first (Spark's
+    REPARTITION hint): the set of distinct ids, the tokens' sums by document and class and the
+    per-document aggregation then all find their rows where they are, without an exchange of
+    their own (a 2M-token prediction: 5 exchanges -> 3, 15 -> 13 jobs)."""
+    node = source.node()
+    hint = exp.Anonymous(this="REPARTITION", expressions=[templates.col(source.id, quoted=True)])
+
+    def swapped(found: exp.Expr) -> exp.Expr:
+        same = isinstance(found, exp.Table) and found.this == node.this
+        if not same or found.args.get("db") != node.args.get("db"):
+            return found
+        rows = exp.select("*").from_(node.copy()).hint(hint.copy(), copy=False)
+        return rows.subquery(found.alias or None, copy=False)
+
+    transformed = query.transform(swapped, copy=False)
+    assert isinstance(transformed, exp.Query)  # (the root is a query: never swapped)
+    return transformed
+
+
 def stale(entry: Entry) -> str:
     return f"model {entry.name!r} was retrained or dropped after it was loaded: load it again"
 
@@ -225,10 +245,10 @@ class Pipeline:
         first = multilabel.posterior(JLL) if multilabel.of(entry) else posterior()
         posteriors = [(names[0], first)]
         posteriors += [(names[i + 1], step(names[i])) for i, step in enumerate(steps)]
-        return cls(
-            (*leading, *inputs.items(), (DOCUMENTS, documents), *scoring, *posteriors),
-            tuple(inputs),
-        )
+        ctes = [*leading, *inputs.items(), (DOCUMENTS, documents), *scoring, *posteriors]
+        if isinstance(source, Docs) and db.backend.distributes_documents and dialect is None:
+            ctes = [(n, _distributed(q, source)) for n, q in ctes]
+        return cls(ctes, tuple(inputs))
 
     def select(self, final: exp.Select) -> exp.Select:
         """``final`` preceded by the pipeline's relations."""

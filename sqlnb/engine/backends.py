@@ -37,6 +37,9 @@ class Backend:
     # whether an ORDER BY of a whole result is a range shuffle (Spark's: a sampling job and an
     # exchange): ordered rows are gathered in one partition and sorted there (bulk.in_order)
     sorts_one_partition = False
+    # whether a prediction from a docs table reads it distributed by document first (Spark's
+    # REPARTITION hint: its aggregations by document then share that exchange; sqlnb.pipeline)
+    distributes_documents = False
     schema: str | None = None  # where sqlnb's tables are, where the engine names it (PostgreSQL)
 
     def __init__(self, connection: Any) -> None:

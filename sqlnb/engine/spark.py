@@ -287,6 +287,7 @@ class SparkBackend(Backend):
     lazy = True
     typed_files = False  # its Parquet writer takes them from the plan: no describe first
     sorts_one_partition = True
+    distributes_documents = True
 
     def __init__(self, session: Any, *, owned: bool = False) -> None:
         from pyspark.errors import PySparkException
