@@ -14,6 +14,7 @@ import typer.main
 from typer.core import TyperGroup
 
 from sqlnb.cli import main
+from sqlnb.errors import INTERRUPTED
 
 
 def _freezes(monkeypatch: pytest.MonkeyPatch, args: list[str] | None) -> int:
@@ -106,3 +107,23 @@ def test_a_process_runs_its_command_with_the_imports_frozen(monkeypatch):
     assert _freezes(monkeypatch, None) > 10_000
     assert gc.isenabled()
     assert seen and seen[0][0] and seen[0][1] > 10_000
+
+
+def test_a_ctrl_c_while_duckdb_runs_in_the_main_thread_is_an_interruption(tmp_path, monkeypatch):
+    """DuckDB's client turns a SIGINT that arrives while it runs in the calling thread into
+    ``RuntimeError('Query interrupted')`` (no KeyboardInterrupt): as a connection's settings
+    run when it opens, test_robustness's Ctrl-C at random moments got a traceback, exit 1."""
+    import cli
+
+    from sqlnb.engine import backends
+
+    db = tmp_path / "m.duckdb"
+    duckdb.connect(str(db)).close()
+
+    def opening(self: Any, connection: Any, **options: Any) -> None:
+        raise RuntimeError("Query interrupted")  # what DuckDB raises on a SIGINT then
+
+    monkeypatch.setattr(backends.DuckDBBackend, "__init__", opening)
+    assert tuple(cli.run("models", str(db))) == (130, "", INTERRUPTED)
+    monkeypatch.undo()
+    assert cli.run("models", str(db))[0] == 0

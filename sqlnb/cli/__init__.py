@@ -67,10 +67,15 @@ def _main(args: list[str] | None) -> None:
 
 
 def _interrupted(error: BaseException | None) -> bool:
-    """Whether ``error`` was raised while a KeyboardInterrupt was being handled."""
+    """Whether ``error`` was raised while a KeyboardInterrupt was being handled, or is
+    DuckDB's own for a Ctrl-C that arrived while it ran in this thread (its client turns the
+    signal into ``RuntimeError('Query interrupted')``, with no KeyboardInterrupt to see: a
+    connection's settings as it opens; sqlnb's statements run in a thread of their own)."""
     seen = 0
     while error is not None and seen < 20:
         if isinstance(error, KeyboardInterrupt):
+            return True
+        if type(error) is RuntimeError and str(error) == "Query interrupted":
             return True
         error, seen = error.__context__, seen + 1
     return False
