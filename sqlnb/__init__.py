@@ -6,17 +6,14 @@ start, during which a Ctrl-C must still end in one line) costs next to nothing.
 
 from __future__ import annotations
 
-import importlib
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING, Any
 
 from sqlnb.errors import INTERRUPTED
-from sqlnb.version import __version__
 
 
-def _interrupted_at_start(signum: int, frame: Any) -> None:
+def _interrupted_at_start(signum: int, frame: object) -> None:
     """Ctrl-C while the command line starts (before it can have touched anything)."""
     sys.stderr.write(INTERRUPTED)
     os._exit(130)
@@ -24,10 +21,17 @@ def _interrupted_at_start(signum: int, frame: Any) -> None:
 
 # Started as the command line (``sqlnb ...`` or ``python -m sqlnb ...``): a Ctrl-C from here
 # until sqlnb.cli.main takes over is one line and exit code 130, not a traceback of imports.
+# First thing, before any other import (``typing``'s took 5-20 ms, and a Ctrl-C in it was
+# a traceback and exit -2 in tests/test_robustness.py on a loaded machine).
 if os.path.basename(sys.argv[0] if sys.argv else "") == "sqlnb" or getattr(sys, "orig_argv", [])[
     1:3
 ] == ["-m", "sqlnb"]:
     signal.signal(signal.SIGINT, _interrupted_at_start)
+
+import importlib  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
+from sqlnb.version import __version__  # noqa: E402
 
 if TYPE_CHECKING:
     from sqlnb.engine import Database

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import signal
+import subprocess
 import sys
 from typing import Any
 
@@ -127,3 +128,29 @@ def test_a_ctrl_c_while_duckdb_runs_in_the_main_thread_is_an_interruption(tmp_pa
     assert tuple(cli.run("models", str(db))) == (130, "", INTERRUPTED)
     monkeypatch.undo()
     assert cli.run("models", str(db))[0] == 0
+
+
+PROBE = """
+import signal, sys
+assert "typing" not in sys.modules
+sys.argv = ["sqlnb"]
+seen = []
+class Probe:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name not in seen:
+            seen.append(name)
+            handler = signal.getsignal(signal.SIGINT)
+            print(name, getattr(handler, "__name__", handler))
+        return None
+sys.meta_path.insert(0, Probe)
+import sqlnb
+"""
+
+
+def test_a_starting_process_takes_ctrl_c_before_its_first_costly_import():
+    """sqlnb's one-line Ctrl-C at start is in place before ``typing`` (5-20 ms) is imported:
+    a Ctrl-C in it was a traceback and exit -2 in test_robustness on a loaded machine."""
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
+    handlers = dict(line.split() for line in done.stdout.splitlines())
+    assert handlers["typing"] == "_interrupted_at_start", done.stdout
