@@ -267,7 +267,7 @@ def _sent_once(session: Any) -> Callable[[str], Any] | None:
     """Through Spark Connect, a query's DataFrame that reaches the server once, with the
     request for its rows (or its schema): ``session.sql`` is a round trip of its own, in which
     the server parses and analyzes the text only to hand it back, then does both again for
-    the rows (a retraining's 10 reads: 10 round trips and analyses fewer). None: not
+    the rows (a retraining's 9 reads: 9 round trips and analyses fewer). None: not
     Connect, or a client without that plan."""
     if not type(session).__module__.startswith("pyspark.sql.connect"):
         return None
