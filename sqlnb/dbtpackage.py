@@ -184,6 +184,7 @@ def _counts(db: Database, dialect: str) -> str:
         statistic: str, insert: exp.Expr, label: str, word: exp.Expr, count: str
     ) -> exp.Select:
         assert isinstance(insert, exp.Insert)
+        insert.expression.set("order", None)  # (a statistic's rows have no order)
         return exp.select(
             exp.convert(statistic).as_("statistic"),
             exp.column(label, "r").as_("label"),

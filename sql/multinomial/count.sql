@@ -2,6 +2,8 @@
 -- (each document's counts times its sample weight), counted by label, then numbered by
 -- $classes (K rows joined to the counts, not to every token).
 -- Tokens of unlabeled documents are not training data; rows with count 0 add no word.
+-- In word order, where the engine stores rows as inserted (DuckDB: Dialect.ordered_inserts):
+-- the pivot by word reads them in cache order.
 INSERT INTO sqlnb_word_counts (model, class_id, word, count)
 SELECT
   $model AS model,
@@ -18,3 +20,4 @@ FROM (
 ) AS g
 JOIN $classes AS c
   ON c.label = g.label
+ORDER BY g.word

@@ -3,6 +3,8 @@
 -- see sqlnb/kinds/text.py): the summed count of each word per label, without a join back to
 -- the documents, then numbered by $classes. Rows with count 0 add no word; tokens of unlabeled
 -- documents find no class.
+-- In word order, where the engine stores rows as inserted (DuckDB: Dialect.ordered_inserts):
+-- the pivot by word reads them in cache order.
 INSERT INTO sqlnb_word_counts (model, class_id, word, count)
 SELECT
   $model AS model,
@@ -17,3 +19,4 @@ FROM (
 ) AS g
 JOIN $classes AS c
   ON c.label = g.label
+ORDER BY g.word

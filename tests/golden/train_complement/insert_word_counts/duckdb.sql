@@ -51,4 +51,6 @@ JOIN (
     ) AS x
   ) AS v
 ) AS c
-  ON c.label = g.label;
+  ON c.label = g.label
+ORDER BY
+  g.word;
