@@ -15,6 +15,7 @@ import gc
 import os
 import signal
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from sqlnb.errors import INTERRUPTED  # (console's: importing it can neither fail nor wait)
@@ -48,7 +49,11 @@ def _main(args: list[str] | None) -> None:
             gc.freeze()
             gc.enable()
         application = narrowed(sys.argv[1:]) if args is None else app
-        code = application(args=args, prog_name="sqlnb", standalone_mode=False)
+        hook, sys.unraisablehook = sys.unraisablehook, _unraisable(sys.unraisablehook)
+        try:
+            code = application(args=args, prog_name="sqlnb", standalone_mode=False)
+        finally:
+            sys.unraisablehook = hook
     except KeyboardInterrupt:
         sys.stderr.write(INTERRUPTED)
         code = 130
@@ -64,6 +69,21 @@ def _main(args: list[str] | None) -> None:
     if code == 130:  # interrupted: everything is closed and rolled back by now
         _exit(130)
     raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _unraisable(hook: Callable[[Any], object]) -> Callable[[Any], None]:
+    """``sys.unraisablehook`` during a command. A Ctrl-C that arrives while Python runs code
+    it cannot raise from (a weak reference's callback, a finalizer) is lost: Python prints
+    "Exception ignored in ..." and the command goes on. It goes on without those lines, as
+    if the Ctrl-C had not come (exit 0 and its whole change, unless a later Ctrl-C stops it);
+    raised again from here, it would only be lost in this hook. Anything else goes to
+    ``hook``."""
+
+    def unraisable(what: Any) -> None:
+        if not (isinstance(what.exc_type, type) and issubclass(what.exc_type, KeyboardInterrupt)):
+            hook(what)
+
+    return unraisable
 
 
 def _interrupted(error: BaseException | None) -> bool:
