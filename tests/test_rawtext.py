@@ -185,3 +185,20 @@ def test_a_ctrl_c_python_can_only_lose_leaves_no_lines(tmp_path, monkeypatch):
     code, out, err = cli.run("models", str(db))
     assert (code, err) == (0, "") and out
     assert sys.unraisablehook is hook
+
+
+def test_a_ctrl_c_typer_catches_is_one_line_too(tmp_path, monkeypatch):
+    """A Ctrl-C in a command outside sqlnb's own handlers (before its database is open, after
+    it is closed) reached Typer, which returns 130 without a word: test_robustness saw an
+    import exit 130 with nothing on stderr. The line is the command line's, for every 130."""
+    import cli
+
+    from sqlnb.cli import show
+
+    def opened(*args: Any, **options: Any) -> Any:
+        raise KeyboardInterrupt
+
+    db = tmp_path / "m.duckdb"
+    duckdb.connect(str(db)).close()
+    monkeypatch.setattr(show, "opened", opened)
+    assert tuple(cli.run("models", str(db))) == (130, "", INTERRUPTED)

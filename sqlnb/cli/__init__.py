@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from sqlnb.errors import INTERRUPTED  # (console's: importing it can neither fail nor wait)
+from sqlnb.errors import INTERRUPTED  # (importing it can neither fail nor wait)
 
 
 def main(args: list[str] | None = None) -> None:
@@ -55,7 +55,6 @@ def _main(args: list[str] | None) -> None:
         finally:
             sys.unraisablehook = hook
     except KeyboardInterrupt:
-        sys.stderr.write(INTERRUPTED)
         code = 130
     except Exception as error:
         if _interrupted(error):  # an error raised while a Ctrl-C unwound: still a Ctrl-C
@@ -66,7 +65,8 @@ def _main(args: list[str] | None) -> None:
         # stdout closed early (| head): quietly, 141, as other tools
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         _exit(141)
-    if code == 130:  # interrupted: everything is closed and rolled back by now
+    if code == 130:  # interrupted: everything is closed and rolled back by now (Typer
+        sys.stderr.write(INTERRUPTED)  # returns 130 for a Ctrl-C outside sqlnb's handlers)
         _exit(130)
     raise SystemExit(code if isinstance(code, int) else 0)
 

@@ -20,7 +20,7 @@ import typer
 
 from sqlnb import settings
 from sqlnb.engine import Database
-from sqlnb.errors import INTERRUPTED, SqlnbError
+from sqlnb.errors import SqlnbError
 
 # Control characters (C0 but tab and newline, DEL, C1) as escapes: a label, a model name or
 # a word holding a terminal's escape sequence ("\x1b[2J", "\x1b]0;title\x07") is shown, never
@@ -124,13 +124,13 @@ def fail(message: str) -> NoReturn:
 
 @contextmanager
 def errors() -> Iterator[None]:
-    """sqlnb's errors as one line and exit code 1; Ctrl-C as exit code 130."""
+    """sqlnb's errors as one line and exit code 1; Ctrl-C as exit code 130 (its line is
+    the command line's, sqlnb.cli.main: Typer turns a Ctrl-C anywhere else into 130 too)."""
     try:
         yield
     except SqlnbError as error:
         fail(str(error))
     except KeyboardInterrupt:
-        sys.stderr.write(INTERRUPTED)
         raise typer.Exit(130) from None
 
 
