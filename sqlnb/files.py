@@ -47,14 +47,11 @@ def export_model(
     if path.exists() and not replace:
         raise SqlnbError(f"{given!r} exists: give --replace to overwrite it")
     folder = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    try:
+    try:  # (one try from the folder's making on: a Ctrl-C just after it leaves no folder)
         path.parent.mkdir(parents=True, exist_ok=True)
         scratch.sweep(path.parent, f".{path.name}.", (".partial", ".old"))
         shutil.rmtree(folder, ignore_errors=True)  # left by a killed export of this pid
         folder.mkdir()
-    except OSError as error:
-        raise SqlnbError(f"cannot write {given!r}: {error.strerror or error}") from None
-    try:
         with db.snapshot():
             where = versions.reading(db, name, version)  # the key its rows are under
             entry = catalog.entry(db, where)

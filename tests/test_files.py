@@ -4,6 +4,7 @@ interruptions that leave nothing behind."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import cli
 import pandas as pd
@@ -118,7 +119,7 @@ def test_export_replaces_an_earlier_model_file_whole(con, tmp_path):
     assert (tmp_path / "other" / "notes.txt").read_text() == "mine"
 
 
-@pytest.mark.parametrize("when", [1, 2])
+@pytest.mark.parametrize("when", [0, 1, 2])
 def test_interrupted_export_leaves_no_folder_and_keeps_the_earlier_one(
     con, tmp_path, monkeypatch, when
 ):
@@ -138,6 +139,15 @@ def test_interrupted_export_leaves_no_folder_and_keeps_the_earlier_one(
         real(self, query, path, types)
 
     monkeypatch.setattr(Database, "write_parquet", stopping)
+    if when == 0:  # the Ctrl-C just after the scratch folder is made (left it, before)
+        made = Path.mkdir
+
+        def mkdir(self, *args, **kwargs):
+            made(self, *args, **kwargs)
+            if self.name.endswith(".partial"):
+                raise KeyboardInterrupt
+
+        monkeypatch.setattr(Path, "mkdir", mkdir)
     for target in (tmp_path / "new", earlier):
         calls.clear()
         with pytest.raises(KeyboardInterrupt):
