@@ -24,8 +24,8 @@ class Recorder:
         self.texts.append(text)
         return self
 
-    def fetchone(self) -> tuple[Any, ...]:  # preserve_insertion_order, max_vacuum_tasks
-        return (True, 100)
+    def fetchone(self) -> tuple[Any, ...]:  # insertion order, vacuum, disabled optimizers
+        return (True, 100, "")
 
     def fetchall(self) -> list[tuple[Any, ...]]:
         return []

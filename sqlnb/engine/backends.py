@@ -171,6 +171,24 @@ class Backend:
         self.connection.close()
 
 
+# DuckDB's optimizer that puts the side of a hash join it estimates smaller on the build side.
+# Its estimate of a tokenized text (an UNNEST of each document's list of words) is a few rows
+# whatever the documents, so a prediction from raw text built its hash table on the documents'
+# tokens (2.2M at 10M token rows) and probed it with the model's scoring rows (600,000), 0.55
+# CPU-s more than the other way round (docs/performance.md, "A prediction's join from raw
+# text"). Off, the join order optimizer's sides stand (the model's table built); every other
+# statement sqlnb runs was measured no slower without it.
+_BUILD_SIDE = "build_side_probe_side"
+
+
+def _disabling(name: str, disabled: str) -> str:
+    """The SET that adds optimizer ``name`` to DuckDB's ``disabled`` ones (a list, "a,b")."""
+    names = [n.strip() for n in disabled.split(",") if n.strip()]
+    if name not in names:
+        names.append(name)
+    return f"SET disabled_optimizers = {literal(','.join(names))}"
+
+
 class DuckDBBackend(Backend):
     errors = (duckdb.Error,)
     interruptible = True
@@ -186,6 +204,8 @@ class DuckDBBackend(Backend):
         connection.execute("SET enable_progress_bar_print = false")
         connection.execute("SET progress_bar_time = 0")
         super().__init__(connection)
+        if own:  # a connection of sqlnb's own (DuckDB's defaults): every statement it runs
+            connection.execute(_disabling(_BUILD_SIDE, ""))
 
     def interrupt(self) -> None:
         self.connection.interrupt()
@@ -216,17 +236,21 @@ class DuckDBBackend(Backend):
         """No table sqlnb writes has a row order, so DuckDB need not keep the order of the rows
         it inserts (its default; keeping it costs, e.g., 0.1 s of a 0.3 s insert of a model's
         wide rows). The connection's own setting is restored afterwards. (The same query
-        reads the vacuum's setting for :meth:`close`.)"""
+        reads the vacuum's setting for :meth:`close`.) DuckDB's choice of a join's build side
+        by estimates is off while they run too (:data:`_BUILD_SIDE`), and as it was afterwards."""
         setting = "preserve_insertion_order"
-        before, vacuum = self.connection.execute(
-            f"SELECT current_setting('{setting}'), current_setting('max_vacuum_tasks')"
+        before, vacuum, disabled = self.connection.execute(
+            f"SELECT current_setting('{setting}'), current_setting('max_vacuum_tasks'), "
+            "current_setting('disabled_optimizers')"
         ).fetchone()
         self.vacuum = int(vacuum)
         self.connection.execute(f"SET {setting} = false")
+        self.connection.execute(_disabling(_BUILD_SIDE, disabled))
         try:
             yield
         finally:
             self.connection.execute(f"SET {setting} = {'true' if before else 'false'}")
+            self.connection.execute(f"SET disabled_optimizers = {literal(disabled)}")
 
     def progress(self) -> float:
         return float(self.connection.query_progress())
