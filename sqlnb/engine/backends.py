@@ -176,8 +176,9 @@ class Backend:
 # whatever the documents, so a prediction from raw text built its hash table on the documents'
 # tokens (2.2M at 10M token rows) and probed it with the model's scoring rows (600,000), 0.55
 # CPU-s more than the other way round (docs/performance.md, "A prediction's join from raw
-# text"). Off, the join order optimizer's sides stand (the model's table built); every other
-# statement sqlnb runs was measured no slower without it.
+# text"). Off, the join order optimizer's sides stand (the model's table built); the other
+# heavy statements (counting, deriving, predicting from a tokens table) were measured no slower.
+# A lazy relation the Python API hands a caller runs under the caller's own settings.
 _BUILD_SIDE = "build_side_probe_side"
 
 
