@@ -284,7 +284,7 @@ class Model(Entry):
             for statement in fitted.statements(self.name):
                 self.db.execute(statement)
             self._check_current()
-            training.finish(written, earlier=kept.earlier)
+            training.finish(written, kept=kept)
         return fitted
 
     def calibration(self) -> list[dict[str, Any]]:

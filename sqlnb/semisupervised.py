@@ -228,7 +228,7 @@ def train(
             db.execute(statement)
         done = training.Training(db, model, the_kind, params, [], reads=f"table {source.table!r}")
         done.command, done.keep = "train", keep
-        written = training.finish(done, earlier=kept.earlier)
+        written = training.finish(done, kept=kept)
         for name in (TOKENS, UNLABELED, DOCUMENTS, LABELED, WEIGHTS, POSTERIOR):
             db.drop_temporary(exp.to_table(name))
     return Trained(written, history)

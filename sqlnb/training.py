@@ -15,9 +15,9 @@ from typing import Any, Concatenate, ParamSpec
 
 from sqlglot import exp
 
-from sqlnb import catalog, events, multilabel, templates, versions
+from sqlnb import catalog, events, keeping, multilabel, templates, versions
 from sqlnb import labels as labels_mode
-from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, Entry
+from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, SHARED, Entry
 from sqlnb.classes import (
     check_class_prior,
     check_weighed,
@@ -68,9 +68,11 @@ class Training:
             if functions and self.command:  # the version it replaces is kept
                 # (a training read whether the model it replaces is calibrated)
                 calibrated = self.drops_calibration is not None if self.command == "train" else None
+                folds = keeping.folds(statements, self.model, (*SHARED, *self.kind.tables))
                 kept = versions.before_write(
-                    self.db, self.model, anew=self.command in versions.ANEW, calibrated=calibrated
-                )
+                    self.db, self.model, anew=self.command in versions.ANEW, calibrated=calibrated,
+                    folds=folds)  # fmt: skip
+                statements = keeping.rewritten(statements, self.model, kept)
                 if kept.moved:  # its rows moved: none left to delete
                     statements = [s for s in statements if not catalog.deleting(s, self.model)]
                 elif kept.empty:  # nor where the model it replaces has none, and this one
@@ -80,7 +82,7 @@ class Training:
             for statement in statements:
                 self.db.stage(_stage(statement))
                 self.db.execute(statement)
-            written = finish(self, functions=functions, earlier=kept.earlier)
+            written = finish(self, functions=functions, kept=kept)
             self.db.stage("committing")
             return written
 
@@ -92,24 +94,26 @@ class Training:
 
 
 def finish(
-    written: Training, *, functions: bool = True, earlier: list[versions.Version] | None = None
+    written: Training, *, functions: bool = True, kept: versions.Kept | None = None
 ) -> Entry:
     """The one step after every write of a model (train, append, retune, import, each fold
     of tune), inside its transaction: the kind's checks of what was written, the counts'
     overflow check, the refusal of a text model without a word, and (``functions``) the
     announcement that the model was written (:data:`sqlnb.events.MODEL_WRITTEN`: the SQL
-    functions keep current). ``earlier``: the versions not current, as the write's
-    :func:`versions.before_write` knew them (None: read again). Returns the model as the
-    catalog now records it."""
+    functions keep current). ``kept``: what the write's :func:`versions.before_write` did
+    and knew (None: versions are read again). Returns the model as the catalog records it."""
     db, model, the_kind = written.db, written.model, written.kind
-    the_kind.checks.trained(db, model, written.params)
     entry, problem = catalog.written(db, model, the_kind)
+    recorded = bool(functions and written.command and kept is not None and kept.key)
+    if recorded and kept is not None:  # before any refusal: no transaction undoes the write
+        keeping.record(db, model, str(written.command), kept, entry)
+    the_kind.checks.trained(db, model, written.params)
     if problem is not None:
         raise SqlnbError(f"{written.reads or 'the data'}: the model's counts overflow ({problem})")
     if written.no_words and not entry.info.get("n_features"):
         raise SqlnbError(written.no_words)
     if functions and written.command:
-        versions.after_write(db, model, written.command, written.keep, earlier)
+        versions.after_write(db, model, written.command, written.keep, kept, recorded=recorded)
     if functions:  # the SQL functions, among others, keep in step (sqlnb.events)
         events.announce(events.MODEL_WRITTEN, db, model)
     return entry

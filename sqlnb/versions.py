@@ -186,6 +186,11 @@ class Kept:
     moved: bool = False
     earlier: list[Version] | None = None
     empty: frozenset[str] = frozenset()
+    # where the write's own overwrites keep the replaced rows (sqlnb.keeping): the key, the
+    # tables whose overwrite keeps them there, and the number the new version gets
+    key: str | None = None
+    folded: frozenset[str] = frozenset()
+    number: int = 0
 
 
 def empty(found: dict[str, Any], *, calibrated: bool | None = None) -> frozenset[str]:
@@ -214,7 +219,12 @@ def empty(found: dict[str, Any], *, calibrated: bool | None = None) -> frozenset
 
 
 def before_write(
-    db: Database, name: str, *, anew: bool = False, calibrated: bool | None = None
+    db: Database,
+    name: str,
+    *,
+    anew: bool = False,
+    calibrated: bool | None = None,
+    folds: frozenset[str] = frozenset(),
 ) -> Kept:
     """Inside a write's transaction, before it replaces model ``name``: keep the current
     version under its key (a model written before versions were kept is numbered first).
@@ -224,8 +234,10 @@ def before_write(
     they are copied. Rows left under the key (by a write interrupted on an engine without
     transactions: they come with their version row) go first. Where rows are copied, the
     tables the model has none in (:func:`empty`; ``calibrated``: whether the caller read
-    that it has a calibration) are skipped: a Spark retraining copied five empty ones. Returns
-    what it did."""
+    that it has a calibration) are skipped: a Spark retraining copied five empty ones. Where
+    the engine keeps replaced rows in an overwrite (``keeps_in_overwrite``), neither the
+    tables ``folds`` (whose write overwrites the model's partition with rows: sqlnb.keeping)
+    nor the version row are copied here: the write keeps them. Returns what it did."""
     found = catalog.row(db, name)
     if found is None:  # a first write: without a versions table, no earlier version either
         return Kept(earlier=None if db.relation_type(VERSIONS.node()) else [])
@@ -249,6 +261,12 @@ def before_write(
     none = empty(found, calibrated=calibrated)
     holding = [t for t in tables if t.name not in none]
     _run(db, catalog.deletes(target, tables) if left else [])  # the catalog row first
+    if db.backend.keeps_in_overwrite:  # the write's overwrites keep the rows they replace
+        folded = frozenset(t.name for t in holding if t.name in folds)
+        copied = [t for t in holding if t.name not in folded and t is not VERSIONS]
+        _run(db, moving(db, name, target, copied, delete=False, replace=False) if copied else [])
+        number = max(int(r["version"]) for r in rows) + 1  # (rows: dropped ones too)
+        return Kept(False, earlier, none, target, folded, number)
     _run(db, moving(db, name, target, holding, delete=False, replace=False))
     _run(db, catalog.deletes(name, [VERSIONS]))
     return Kept(False, earlier, none)
@@ -261,14 +279,23 @@ def _renaming(source: str, target: str, tables: Sequence[ModelTable]) -> list[ex
 
 
 def after_write(
-    db: Database, name: str, command: str, keep: int = KEEP, earlier: list[Version] | None = None
+    db: Database,
+    name: str,
+    command: str,
+    keep: int = KEEP,
+    done: Kept | None = None,
+    *,
+    recorded: bool = False,
 ) -> None:
     """Inside a write's transaction, after it wrote model ``name``: record the new current
-    version and drop the oldest kept ones beyond ``keep`` (the current one included). The
-    versions not current (``earlier``, as :func:`before_write` knew them; None: read here)."""
+    version (unless it is ``recorded``: sqlnb.keeping.record) and drop the oldest kept ones
+    beyond ``keep`` (the current one included). The versions not current: as
+    :func:`before_write` knew them (``done.earlier``), else read here."""
     check_keep(keep)
-    known = bool(earlier)  # then before_write found the versions table (else: created here)
-    _run(db, [*([] if known else [templates.render(VERSIONS.create)]), _record(name, command)])
+    earlier = done.earlier if done is not None else None
+    if not recorded:
+        known = bool(earlier)  # then before_write found the versions table (else: made here)
+        _run(db, [*([] if known else [templates.render(VERSIONS.create)]), _record(name, command)])
     if earlier is None:
         earlier = [v for v in kept(db, name) if not v.current]
     for old in earlier[: max(len(earlier) + 1 - keep, 0)]:

@@ -1,7 +1,8 @@
 """Issue 38: a training's statements on Spark. A table the training writes has the model's
 partition overwritten (INSERT OVERWRITE ... PARTITION) instead of dropped first; retraining
-leaves no row of the old model and touches no other model's rows; every table's rows equal
-DuckDB's after the same commands."""
+leaves no row of the old model and touches no other model's rows, and keeps the replaced
+version (in the overwrite itself where the table has a row a class); every table's rows, the
+kept version's included, equal DuckDB's after the same commands."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from engines import open_engine
 from sqlglot import exp
 
 import sqlnb
+from sqlnb import versions
 
 pytestmark = pytest.mark.spark
 
@@ -78,8 +80,19 @@ def test_retraining_on_spark_overwrites_the_models_partitions_only():
         assert [r for r in _rows(spark, "sqlnb_tokenizers") if r[0] == "m"] == []
         text = "\n".join(traces).replace("`", "")
         for table in WRITTEN[:-1]:  # (the tokenizer's row is not written again: dropped)
-            assert f"INSERT OVERWRITE TABLE {table} PARTITION(model = 'm')" in text, table
+            # a table with a row a class (or the model's one) keeps the replaced rows in its
+            # overwrite, both keys' partitions at once (issue 38); the others are copied first
+            kept = table in ("sqlnb_models", "sqlnb_classes", "sqlnb_prior", "sqlnb_base")
+            overwrite = "PARTITION(model) (" if kept else "PARTITION(model = 'm')"
+            assert f"INSERT OVERWRITE TABLE {table} {overwrite}" in text, table
+            assert (f"INSERT INTO {table} (model," in text) is not kept, table
             assert f"ALTER TABLE {table} DROP IF EXISTS PARTITION(model = 'm')" not in text, table
+        assert "INSERT OVERWRITE TABLE sqlnb_versions PARTITION(model) (" in text
+        assert "INSERT INTO sqlnb_versions" not in text  # (moved and recorded at once)
+        assert [(v.version, v.current) for v in versions.kept(spark, "m")] == [
+            (1, False),
+            (2, True),
+        ]
         # the tokenizer's partition overwritten with no rows; no partition dropped anywhere
         assert "INSERT OVERWRITE TABLE sqlnb_tokenizers PARTITION(model = 'm') (" in text
         assert re.findall(r"ALTER TABLE (\w+) DROP", text) == []  # sqlnb_scoring's neither

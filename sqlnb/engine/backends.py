@@ -40,6 +40,11 @@ class Backend:
     # whether a prediction from a docs table reads it distributed by document first (Spark's
     # REPARTITION hint: its aggregations by document then share that exchange; sqlnb.pipeline)
     distributes_documents = False
+    # whether one INSERT OVERWRITE can write a model's partition and keep the rows it replaces
+    # under another key, reading them from the partition it overwrites (Spark's dynamic
+    # partition overwrite: written aside, swapped after the job): a write keeps the version
+    # it replaces without copying it first (sqlnb.versions.keeping)
+    keeps_in_overwrite = False
     schema: str | None = None  # where sqlnb's tables are, where the engine names it (PostgreSQL)
 
     def __init__(self, connection: Any) -> None:

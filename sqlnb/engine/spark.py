@@ -259,6 +259,11 @@ def stop(session: Any) -> None:
         sharing.finish()
 
 
+# An overwrite of the partitions its rows name (sqlnb.versions.keeping), not of a given one.
+_DYNAMIC = re.compile(
+    r"\s*INSERT\s+OVERWRITE\s+TABLE\s+\S+\s+PARTITION\s*\(\s*`?model`?\s*\)", re.IGNORECASE
+)
+_OVERWRITE_MODE = "spark.sql.sources.partitionOverwriteMode"
 # A temporary table of a query as the Spark dialect writes it (Dialect.cached_temporary).
 _CACHED = re.compile(r"\s*CACHE\s+TABLE\s+(`[^`]*`|\w+)\s+AS\s+(.*)", re.IGNORECASE | re.DOTALL)
 
@@ -288,6 +293,7 @@ class SparkBackend(Backend):
     typed_files = False  # its Parquet writer takes them from the plan: no describe first
     sorts_one_partition = True
     distributes_documents = True
+    keeps_in_overwrite = True
 
     def __init__(self, session: Any, *, owned: bool = False) -> None:
         from pyspark.errors import PySparkException
@@ -329,8 +335,26 @@ class SparkBackend(Backend):
             self._checkpoints = {k: f for k, f in self._checkpoints.items() if k not in text}
         if fetch:
             return [tuple(r) for r in self._query(text).collect()]
+        if _DYNAMIC.match(text):  # a partition of each key its rows hold (keeps_in_overwrite)
+            with self._dynamic():
+                self.connection.sql(text)
+            return []
         self.connection.sql(text)
         return []
+
+    @contextlib.contextmanager
+    def _dynamic(self) -> Iterator[None]:
+        """Spark's dynamic partition overwrite for one statement: only the partitions its
+        rows hold are replaced, each after the job (a caller's session gets its setting back).
+        Under the static mode such a statement would replace every partition, but Spark
+        refuses it there: it reads the table it overwrites."""
+        conf = self.connection.conf
+        was = str(conf.get(_OVERWRITE_MODE))  # (Spark's default when unset: static)
+        conf.set(_OVERWRITE_MODE, "dynamic")
+        try:
+            yield
+        finally:
+            conf.set(_OVERWRITE_MODE, was)
 
     def _checkpoint(self, text: str, name: str, query: str) -> None:
         """``CACHE TABLE name AS query`` as a temporary view of the query's rows, computed
