@@ -99,7 +99,8 @@ def open_session(url: str) -> Any:
     options = [given, *_logging(log)]
     if "derby.stream.error.file" not in given:  # Derby's log beside Spark's, not in the cwd
         options.append(f"-Dderby.stream.error.file={log.with_name('derby.log')}")
-    sharing = _class_sharing(folder)
+    environment = " ".join(os.environ.get(name, "") for name in JAVA_OPTIONS)
+    sharing = _class_sharing(folder, f"{given} {environment}")
     options += sharing.options
     builder = builder.config("spark.driver.extraJavaOptions", " ".join(o for o in options if o))
     with _output_to(log):  # the JVM's own start-up lines (and whatever it prints later)
@@ -188,17 +189,22 @@ class _Sharing:
                 self.making.replace(final)
 
 
-def _class_sharing(folder: Path | None) -> _Sharing:
-    """The archive for this JVM and these jars, in sqlnb's cache folder (none if the cache is
-    off); an archive of a process that is gone is removed."""
-    if folder is None:
-        return _Sharing(None, None)
-    import pyspark
+# The environment's Java options that a driver's JVM reads too (spark-submit's, the JVM's own)
+JAVA_OPTIONS = ("SPARK_SUBMIT_OPTS", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS")
 
-    jars = Path(pyspark.__file__).parent / "jars"
-    java = os.environ.get("JAVA_HOME", "") or str(Path(os.path.realpath(_which("java"))))
-    stamp = [pyspark.__version__, java, *sorted(p.name for p in jars.glob("*.jar"))]
-    key = hashlib.sha256("\n".join(stamp).encode()).hexdigest()[:16]
+
+def _class_sharing(folder: Path | None, given: str = "") -> _Sharing:
+    """The archive for this JVM and these jars, in sqlnb's cache folder (none if the cache is
+    off); an archive of a process that is gone is removed. None where the JVM's options
+    ``given`` map an archive already: theirs is used (a JVM that maps a dynamic archive cannot
+    write one, and would not start).
+
+    >>> _class_sharing(None).options, _class_sharing(Path("."), "-XX:SharedArchiveFile=a").options
+    ([], [])
+    """
+    if folder is None or "-XX:SharedArchiveFile=" in given:
+        return _Sharing(None, None)
+    key = _archive_key()
     archive = folder / f"spark-{key}.jsa"
     if archive.exists() and cache.ours(archive):
         return _Sharing(archive, None)
@@ -207,6 +213,27 @@ def _class_sharing(folder: Path | None) -> _Sharing:
         scratch.sweep(folder, f"spark-{key}.", (".jsa",))
         return _Sharing(None, folder / f"spark-{key}.{os.getpid()}.jsa")
     return _Sharing(None, None)
+
+
+def _archive_key() -> str:
+    """What an archive is valid for: this Java, and pyspark's version and jars."""
+    import pyspark
+
+    jars = Path(pyspark.__file__).parent / "jars"
+    java = os.environ.get("JAVA_HOME", "") or str(Path(os.path.realpath(_which("java"))))
+    stamp = [pyspark.__version__, java, *sorted(p.name for p in jars.glob("*.jar"))]
+    return hashlib.sha256("\n".join(stamp).encode()).hexdigest()[:16]
+
+
+def class_data_archive() -> Path | None:
+    """The class-data-sharing archive sqlnb's sessions start from, once a first command has
+    made it (in sqlnb's cache folder, the user's own): another JVM on pyspark's jars can map
+    its start-up classes from it too (``-XX:SharedArchiveFile``: the tests' session, CI's)."""
+    folder = cache.folder()
+    if folder is None or not cache.ours(folder):
+        return None
+    archive = folder / f"spark-{_archive_key()}.jsa"
+    return archive if archive.exists() and cache.ours(archive) else None
 
 
 def _which(program: str) -> str:
