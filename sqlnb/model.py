@@ -211,7 +211,7 @@ class Model(Entry):
         probabilities unless ``calibrate`` is off (``early``: :meth:`Pipeline.build`'s)."""
         evaluated = pipeline.evaluation_pipeline(self.db, self, data, labels, guard=guard,
             dialect=dialect, calibrate=calibrate, early=early)  # fmt: skip
-        return pipeline.evaluation(evaluated, self.name)
+        return pipeline.evaluation(evaluated, self.name, dialect or self.db.dialect.name)
 
     def evaluate(
         self, data: str | Source, labels: str | Labels | None = None, *, calibrate: bool = True

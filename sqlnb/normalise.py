@@ -1,7 +1,7 @@
 """The rules that turn a joint log-likelihood into a prediction, written once: the joint
 log-likelihood of a (document, class), the log-sum-exp, the argmax and its tie rule; over rows
-with window functions (:func:`posterior`), or, for predict's labels on an engine with lists, in
-one aggregation (:func:`decided`)."""
+with window functions (:func:`posterior`), or, for predict's labels and evaluate's outcomes on an
+engine with lists, in one aggregation (:func:`decided`, :func:`decided_outcomes`)."""
 
 from __future__ import annotations
 
@@ -52,13 +52,44 @@ def posterior() -> exp.Select:
     )
 
 
+def _list_sum(dialect: str, jlls: exp.Expr, term: exp.Expr) -> exp.Expr:
+    """The sum of ``term`` (of the value ``v``) over the list ``jlls``
+    (``sql/predict/list_sum.sql``, or the dialect's own)."""
+    the_sum = templates.for_dialect("predict/list_sum.sql", dialect)
+    return templates.expressions(the_sum, list=jlls, term=term)["total"]
+
+
+def _total(dialect: str) -> exp.Expr:
+    """A document's sum of terms exp(jll - top), over its list jlls (of relation d)."""
+    term = normalised(exp.column("v"), templates.col("top", "d"), exp.null())["term"]
+    return _list_sum(dialect, templates.col("jlls", "d"), term)
+
+
 def decided(dialect: str) -> exp.Select:
     """The predicted class of every document of :data:`JLL` and its posterior (doc_id,
     class_id, proba, rn = 1) in one aggregation (``sql/predict/decided.sql``), on an engine
     whose dialect has lists."""
-    term = normalised(exp.column("v"), templates.col("top", "d"), exp.null())["term"]
-    the_sum = templates.for_dialect("predict/list_sum.sql", dialect)
-    total = templates.expressions(the_sum, list=templates.col("jlls", "d"), term=term)["total"]
     top = templates.col("top", "t")
     proba = normalised(top, top.copy(), templates.col("total", "t"))["proba"]
-    return templates.select("predict/decided.sql", jll=exp.to_table(JLL), total=total, proba=proba)
+    return templates.select(
+        "predict/decided.sql", jll=exp.to_table(JLL), total=_total(dialect), proba=proba
+    )
+
+
+def decided_outcomes(dialect: str, truth: str, model: str) -> exp.Select:
+    """evaluate's outcomes (``sql/evaluate/outcomes.sql``'s rows) of the documents of
+    :data:`JLL` labeled by ``truth`` (doc_id, label), in one aggregation
+    (``sql/evaluate/decided.sql``), on an engine whose dialect has lists."""
+    top, total = templates.col("top", "t"), templates.col("total", "t")
+    p = normalised(exp.column("v"), top, total)["proba"]
+    square = templates.expressions("evaluate/square.sql", p=p)["square"]
+    return templates.select(
+        "evaluate/decided.sql",
+        jll=exp.to_table(JLL),
+        truth=exp.to_table(truth),
+        model=model,
+        total=_total(dialect),
+        p_true=normalised(templates.col("true_jll", "t"), top, total)["proba"],
+        confidence=normalised(top, top, total)["proba"],
+        p_squares=_list_sum(dialect, templates.col("jlls", "t"), square),
+    )

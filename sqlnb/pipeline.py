@@ -29,7 +29,7 @@ from sqlnb.inputs import (
 )
 from sqlnb.kinds.text import linear
 from sqlnb.normalise import JLL as JLL  # (the scoring rules, re-exported)
-from sqlnb.normalise import decided
+from sqlnb.normalise import decided, decided_outcomes
 from sqlnb.normalise import joint as joint
 from sqlnb.normalise import joint_of as joint_of
 from sqlnb.normalise import normalised as normalised
@@ -402,16 +402,23 @@ def evaluation_pipeline(
     )
 
 
-def evaluation(evaluated: Pipeline, model: str) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
+def evaluation(
+    evaluated: Pipeline, model: str, dialect: str
+) -> tuple[exp.Expr, list[exp.Expr], exp.Expr]:
     """(create the outcomes temp table, [confusion, per_class, summary, reliability], drop it)
-    of an :func:`evaluation_pipeline` of ``model``."""
-    final = templates.select(
-        "evaluate/outcomes.sql",
-        truth=exp.to_table(TRUTH),
-        posterior=exp.to_table(POSTERIOR),
-        model=model,
-    )
-    outcomes = evaluated.select(final)
+    of an :func:`evaluation_pipeline` of ``model``, for the engine ``dialect``: where it has
+    lists and the posterior is the model's own (no calibration map), the outcomes come from
+    one aggregation over the joint log-likelihood, not the posterior's windows."""
+    own = not any(n.startswith(f"{POSTERIOR}_") for n, _ in evaluated.ctes)
+    if own and dialects.dialect(dialect).lists:
+        ctes = [(n, q) for n, q in evaluated.ctes if n != POSTERIOR]
+        outcomes = Pipeline(ctes).select(decided_outcomes(dialect, TRUTH, model))
+    else:
+        truth, posterior = exp.to_table(TRUTH), exp.to_table(POSTERIOR)
+        final = templates.select(
+            "evaluate/outcomes.sql", truth=truth, posterior=posterior, model=model
+        )
+        outcomes = evaluated.select(final)
     create = exp.Create(
         this=exp.to_table(OUTCOMES),
         kind="TABLE",
@@ -424,13 +431,8 @@ def evaluation(evaluated: Pipeline, model: str) -> tuple[exp.Expr, list[exp.Expr
     summary = templates.render(
         "evaluate/summary.sql", outcomes=table, per_class=per_class, reliability=reliability
     )
-    queries = [
-        templates.render("evaluate/confusion.sql", outcomes=table),
-        per_class,
-        summary,
-        reliability,
-    ]
-    return create, queries, templates.render("catalog/drop_table.sql", table=table)
+    queries = [templates.render("evaluate/confusion.sql", outcomes=table), per_class, summary]
+    return create, [*queries, reliability], templates.render("catalog/drop_table.sql", table=table)
 
 
 def depth_accuracy(

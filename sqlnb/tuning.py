@@ -160,7 +160,9 @@ def _score(
         evaluated = pipeline.evaluation_pipeline(
             db, tuned, source, labels, guard=False, check=False
         )
-        outcomes, (_, _, summary, _), drop = pipeline.evaluation(evaluated, tuned.name)
+        outcomes, (_, _, summary, _), drop = pipeline.evaluation(
+            evaluated, tuned.name, db.dialect.name
+        )
         built[alpha] = [db.texts(drop), db.texts(outcomes), [db.sql(summary)]]
     drop_texts, outcomes_texts, [summary_text] = built[alpha]
     for text in drop_texts + outcomes_texts:

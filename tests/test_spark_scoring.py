@@ -1,5 +1,6 @@
-"""Spark's prediction and deletes (issue 38): predict's labels in one aggregation, no window
-function, equal to the posterior's windows on every engine with lists; and every table of
+"""Spark's prediction and deletes (issue 38): predict's labels and evaluate's outcomes in one
+aggregation, no window function, equal to the posterior's windows on every engine with lists;
+and every table of
 sqlnb's, sqlnb_scoring included, loses a model's rows by an empty INSERT OVERWRITE of its
 partition, never by ALTER TABLE ... DROP PARTITION."""
 
@@ -12,9 +13,10 @@ from engines import open_engine
 from sqlglot import exp
 
 import sqlnb
-from sqlnb import catalog, pipeline
+from sqlnb import catalog, pipeline, templates
 from sqlnb.engine import dialects
 from sqlnb.kinds import KINDS
+from sqlnb.normalise import decided_outcomes
 
 # (doc_id, class_id, jll): ties (doc 1: classes 1 and 2; doc 5: all three), a NULL jll
 # (-infinity) among others (doc 3, the tie after it), every jll NULL (doc 2: the first class,
@@ -54,6 +56,47 @@ def _both(db: sqlnb.Database, name: str) -> tuple[list[tuple], list[tuple]]:
     return [tuple(r) for r in db.fetch(windows)], [tuple(r) for r in db.fetch(one)]
 
 
+# each document's true label: class 1, 0, one the model does not know, 2, 2, 0
+TRUTH = [(1, "y"), (2, "x"), (3, "unknown"), (4, "z"), (5, "z"), (6, "x")]
+
+
+def _outcomes(db: sqlnb.Database, name: str, model: str) -> tuple[list[tuple], list[tuple]]:
+    """(evaluate's outcomes from the posterior's windows, from the one aggregation) of JLL and
+    TRUTH on the engine ``name``, whose model ``model`` has the classes x, y, z."""
+    rows = [exp.select(exp.convert(d).as_("doc_id"), exp.convert(y).as_("label")) for d, y in TRUTH]
+    truth: exp.Query = rows[0]
+    for row in rows[1:]:
+        truth = exp.union(truth, row, distinct=False)
+    windows = templates.select(
+        "evaluate/outcomes.sql",
+        truth=exp.to_table(pipeline.TRUTH),
+        posterior=exp.to_table(pipeline.POSTERIOR),
+        model=model,
+    )
+    one = decided_outcomes(name, pipeline.TRUTH, model)
+    found = []
+    for final, ctes in (
+        (windows, [(pipeline.JLL, _jll()), (pipeline.POSTERIOR, pipeline.posterior())]),
+        (one, [(pipeline.JLL, _jll())]),
+    ):
+        query = exp.select("*").from_(final.subquery("o")).order_by("doc_id")
+        for cte, body in [(pipeline.TRUTH, truth.copy()), *ctes]:
+            query = query.with_(cte, as_=body)
+        found.append([tuple(r) for r in db.fetch(query)])
+    return found[0], found[1]
+
+
+def _assert_same_outcomes(windows: list[tuple], one: list[tuple]) -> None:
+    assert [r[:3] for r in one] == [r[:3] for r in windows] == [
+        (1, "y", "y"), (2, "x", "x"), (3, "unknown", "y"), (4, "z", "y"), (5, "z", "x"),
+        (6, "x", "x"),
+    ]  # fmt: skip
+    for a, b in zip(one, windows):
+        assert all(abs(float(x) - float(y)) <= 1e-15 for x, y in zip(a[3:], b[3:])), (a, b)
+    assert one[1][3:] == (0.0, 0.0, 0.0)  # every jll NULL: no posterior
+    assert one[0][4] > 0.4 and one[2][3] == 0.0 and one[4][3] > 0.3  # a tie, an unknown label
+
+
 def _expected() -> list[tuple]:
     """The rule by hand: the largest jll, ties to the first class, exp(jll - logsumexp)."""
     found = []
@@ -88,6 +131,10 @@ def test_one_aggregation_equals_the_windows(name):
         windows, one = _both(engine.db, name)
         _assert_equal(windows, _expected())
         _assert_equal(one, _expected())
+        engine.load("tokens", _tokens())
+        engine.load("labels", _labels())
+        sqlnb.train(engine.db, "tokens", "labels", model="m")
+        _assert_same_outcomes(*_outcomes(engine.db, name, "m"))
     finally:
         for _ in gen:
             pass
@@ -108,6 +155,9 @@ def test_spark_predicts_without_windows_as_duckdb_does():
         text = dialects.to_sql(query, "spark")
         assert "OVER" not in text.upper() and "COLLECT_LIST" in text.upper()
         found = sorted(tuple(r) for r in engine.db.fetch(query))
+        _assert_same_outcomes(*_outcomes(engine.db, "spark", "m"))
+        create, _, _ = model.evaluation_statements("tokens", "labels")
+        assert "OVER" not in dialects.to_sql(create, "spark").upper()
     finally:
         for _ in gen:
             pass
@@ -136,7 +186,7 @@ def _tokens():
 def _labels():
     import pandas as pd
 
-    return pd.DataFrame({"doc_id": [1, 2, 3, 4], "label": ["x", "y", "y", "x"]})
+    return pd.DataFrame({"doc_id": [1, 2, 3, 4], "label": ["x", "y", "z", "x"]})
 
 
 def test_every_table_of_every_kind_is_emptied_by_an_empty_overwrite_on_spark():

@@ -97,6 +97,6 @@ def test_predict_and_evaluate_look_parts_up(files, name, source):
         proba = m.db.sql(m.prediction_query(data, proba=True))
         assert big(inner_scans(m.db.connection, proba)) == []
         evaluated = pipeline.evaluation_pipeline(m.db, m, data, "test")
-        create, _, _ = pipeline.evaluation(evaluated, model)
+        create, _, _ = pipeline.evaluation(evaluated, model, m.db.dialect.name)
         outcomes = m.db.sql(create.expression)
         assert big(inner_scans(m.db.connection, outcomes)) == []

@@ -7,6 +7,8 @@
 -- by a join: no join of the documents' labels with their posterior whose plan an engine can
 -- get wrong (SQLite scanned the labels once per row of the posterior: quadratic in the
 -- documents; a posterior read twice is materialised without statistics on some engines).
+-- On an engine with lists, without a calibration map: sql/evaluate/decided.sql, the same rows
+-- from one aggregation over the joint log-likelihood.
 SELECT
   g.doc_id AS doc_id,
   g.true_label AS true_label,

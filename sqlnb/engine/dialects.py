@@ -123,9 +123,10 @@ class Dialect:
     tokenizes_first: bool = False
     # True where a GROUP BY gathers values into a list that an expression sums (DuckDB's
     # LIST_SUM, ClickHouse's arraySum, Spark's AGGREGATE: sql/predict/list_sum*.sql): predict
-    # finds each document's class and its posterior in one aggregation
-    # (sql/predict/decided.sql), without window functions; elsewhere (PostgreSQL, SQLite) from
-    # the posterior's windows (sql/predict/posterior.sql).
+    # finds each document's class and its posterior, and evaluate its outcomes, in one
+    # aggregation (sql/predict/decided.sql, sql/evaluate/decided.sql), without window
+    # functions; elsewhere (PostgreSQL, SQLite) from the posterior's windows
+    # (sql/predict/posterior.sql).
     lists: bool = False
     # True where the rows form of any model walks a hierarchical model's tree read from the
     # catalog (sql/labels/tree.sql's STRING_SPLIT, ARRAY_SLICE and UNNEST are spelled: Spark's
