@@ -2,6 +2,7 @@
 (issue 24). Whole processes, side by side, interleaved; medians.
 
     python benchmarks/spark.py [--sizes 2M,10M] [--repeat 3] [--master local[2]] [--markdown F]
+    python benchmarks/spark.py --server 16310 [--cold 10M]  # issue 38's check (below)
     python benchmarks/spark.py --master sc://localhost:15202 --ui 18280 --sizes 2M  # warm server
     python benchmarks/spark.py --data /work/bench/data/10M_k20 ...  # a corpus of generate.py
     python benchmarks/spark.py --no-first ...  # no untimed first training (a warm catalog)
@@ -24,7 +25,14 @@ vocabulary; 80% of the documents to train, 20% to score; ``docs(doc_id, text, la
   with ``--conf spark.sql.catalogImplementation=hive``): both sides are clients of the same
   server; with ``--ui PORT`` (the server's web UI) each run also reports the Spark jobs,
   completed stages and SQL executions it caused, read from Spark's REST API before and after.
-- Every sqlnb run counts its statements (``SQLNB_PROFILE``); the last one's slowest are
+- **Issue 38's check** (``--server PORT``): the benchmark starts its own Spark Connect server
+  with pyspark's ``sbin/start-connect-server.sh`` (``local[2]``, Hive catalog, gRPC on PORT,
+  its web UI on PORT + 1, in a folder of its own), alternates MLlib and sqlnb through it at
+  ``--sizes`` (default 2M and 10M), with the server JVM's CPU seconds of each run (``/proc``),
+  stops it, then runs the cold comparison (separate ``local[2]`` processes) at ``--cold``
+  (default 10M).
+- Every run reports the CPU seconds of its client process tree (user + system); every sqlnb
+  run counts its statements (``SQLNB_PROFILE``); the last one's slowest are
   listed. Accuracy of both on the test file (untimed).
 """
 
@@ -33,10 +41,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import socket
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -136,11 +148,62 @@ def mllib(train: str, test: str, out: str) -> None:
         spark.stop()
 
 
-class Spark:
-    """A Spark application's REST API (its web UI at ``port``): what a run caused."""
+@contextmanager
+def connect_server(folder: Path, port: int) -> Iterator[int]:
+    """A Spark Connect server (``local[2]``, Hive catalog) started by pyspark's own script in
+    ``folder`` (its catalog and warehouse), gRPC on ``port``, its web UI on ``port + 1``;
+    stopped by pyspark's script at the end. Yields the server JVM's process id."""
+    import pyspark
 
-    def __init__(self, port: int | None) -> None:
+    home = Path(pyspark.__file__).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {
+        **os.environ,
+        "SPARK_HOME": str(home),
+        "SPARK_LOCAL_IP": "127.0.0.1",
+        "SPARK_LOG_DIR": str(folder / "logs"),
+        "SPARK_PID_DIR": str(folder / "pids"),
+    }
+    settings = {
+        "spark.master": "local[2]",
+        "spark.sql.catalogImplementation": "hive",
+        "spark.connect.grpc.binding.port": str(port),
+        "spark.ui.port": str(port + 1),
+    }
+    options = [x for k, v in settings.items() for x in ("--conf", f"{k}={v}")]
+    script = home / "sbin" / "start-connect-server.sh"
+    subprocess.run([str(script), *options], cwd=folder, env=env, check=True, capture_output=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not _listening(port):
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the Connect server did not start: see {folder / 'logs'}")
+            time.sleep(1)
+        yield int(next((folder / "pids").glob("*.pid")).read_text().strip())
+    finally:
+        stop = home / "sbin" / "stop-connect-server.sh"
+        subprocess.run([str(stop)], cwd=folder, env=env, check=False, capture_output=True)
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+class Spark:
+    """A Spark application's REST API (its web UI at ``port``): what a run caused; with
+    ``pid`` (a server's JVM), the CPU seconds it used."""
+
+    def __init__(self, port: int | None, pid: int | None = None) -> None:
         self.port = port
+        self.pid = pid
+
+    def cpu(self) -> float:
+        """The server JVM's CPU seconds so far (user + system, from ``/proc``)."""
+        if self.pid is None:
+            return 0.0
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def _get(self, path: str) -> list[dict[str, object]]:
         import urllib.request
@@ -173,15 +236,28 @@ def timed(
     """The seconds of one process; with ``spark``, the jobs, stages and SQL executions it
     caused appended to ``work[name]``."""
     before = spark.counts() if spark else None
-    started = time.monotonic()
+    server = spark.cpu() if spark else 0.0
+    started, cpu = time.monotonic(), _children_cpu()
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr[-3000:]}")
     seconds = time.monotonic() - started
+    CPU.setdefault(name, []).append(_children_cpu() - cpu)
+    if spark and spark.pid is not None:
+        SERVER_CPU.setdefault(name, []).append(spark.cpu() - server)
     if spark and before is not None and work is not None:
         after = spark.counts()
         work.setdefault(name, []).append(tuple(a - b for a, b in zip(after, before)))  # type: ignore[arg-type]
     return seconds
+
+
+CPU: dict[str, list[float]] = {}  # a run's CPU seconds (user + system, its process tree) by name
+SERVER_CPU: dict[str, list[float]] = {}  # a run's CPU seconds of the Connect server's JVM
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def accuracy(out: Path, test: Path) -> float:
@@ -238,9 +314,10 @@ def run(
     ui: int | None = None,
     data: str | None = None,
     first: bool = True,
+    pid: int | None = None,
 ) -> list[str]:
     python, lines = sys.executable, []
-    spark = Spark(ui) if ui else None
+    spark = Spark(ui, pid) if ui else None
     lines.append(
         f"master {master}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at start"
     )
@@ -248,9 +325,9 @@ def run(
     lines.append(
         "| token rows | MLlib (Spark's defaults) | MLlib (sqlnb's driver settings) | "
         "sqlnb train | sqlnb predict | sqlnb train + predict | ÷ MLlib | ÷ MLlib (same settings) "
-        "| accuracy MLlib / sqlnb |"
+        "| ÷ MLlib by round, wall; CPU | accuracy MLlib / sqlnb |"
     )
-    lines.append("|---|---|---|---|---|---|---|---|---|")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|")
     work_lines: list[str] = []
     rows: list[str] = []
     for size in sizes:
@@ -285,7 +362,7 @@ def run(
             times["ml"].append(timed(mllib_args, work, env, spark, jobs, "ml"))
             if not connect:  # (a Connect server's settings are the server's)
                 same = {**env, "SPARK_SETTINGS": json.dumps(sqlnb_settings())}
-                times["ml2"].append(timed(mllib_args, work, same))
+                times["ml2"].append(timed(mllib_args, work, same, name="ml2"))
             for name, args in (("train", train_args), ("predict", predict_args)):
                 profile = {**os.environ, "SQLNB_PROFILE": str(work / f"{name}.prof")}
                 times[name].append(timed(args, work, profile, spark, jobs, name))
@@ -296,18 +373,32 @@ def run(
         both = [t + p for t, p in zip(times["train"], times["predict"])]
         ratio = statistics.median(both) / statistics.median(times["ml"])
         ratio_same = statistics.median(both) / statistics.median(times["ml2"])
+        used = SERVER_CPU if connect and SERVER_CPU else CPU  # (the server's, or the processes')
+        by_round = [
+            f"{(t + p) / m:.2f}" for t, p, m in zip(times["train"], times["predict"], times["ml"])
+        ]
+        by_cpu = [
+            f"{(t + p) / m:.2f}" for t, p, m in zip(used["train"], used["predict"], used["ml"])
+        ]
         rows.append(
             f"| {size} | {median(times['ml'])} | {median(times['ml2'])} | "
             f"{median(times['train'])} | {median(times['predict'])} | {median(both)} | "
-            f"{ratio:.2f}× | {ratio_same:.2f}× | {accuracy(ml_out, test):.4f} / "
-            f"{accuracy(out, test):.4f} |"
+            f"{ratio:.2f}× | {ratio_same:.2f}× | {', '.join(by_round)}; {', '.join(by_cpu)} | "
+            f"{accuracy(ml_out, test):.4f} / {accuracy(out, test):.4f} |"
         )
         print(rows[-1], flush=True)
-        for name, what in (("ml", "MLlib"), ("train", "sqlnb train"), ("predict", "sqlnb predict")):
+        runs = (("ml", "MLlib"), ("ml2", "MLlib, sqlnb's settings"), ("train", "sqlnb train"))
+        for name, what in (*runs, ("predict", "sqlnb predict")):
+            if name not in CPU:
+                continue
             n = counted.get(name)
             done = jobs.get(name)
+            cpu = CPU.pop(name)
+            server = SERVER_CPU.pop(name, [])
             work_lines.append(
                 f"| {size} | {what} | {statistics.median(times[name]):.1f} | "
+                f"{statistics.median(cpu):.1f} ({', '.join(f'{c:.1f}' for c in cpu)}) | "
+                + (f"{statistics.median(server):.1f} | " if server else "– | ")
                 + (f"{statistics.median(n):.0f}" if n else "–")
                 + " | "
                 + (
@@ -328,8 +419,9 @@ def run(
         *lines[:4],
         *rows,
         "",
-        "| token rows | run | seconds | statements | Spark jobs | stages | SQL executions |",
-        "|---|---|---|---|---|---|---|",
+        "| token rows | run | seconds | CPU s (client processes) | CPU s (server) | statements "
+        "| Spark jobs | stages | SQL executions |",
+        "|---|---|---|---|---|---|---|---|---|",
         *work_lines,
         *lines[4:],
     ]
@@ -349,9 +441,21 @@ def main() -> None:
     parser.add_argument(
         "--no-first", action="store_true", help="no untimed first training (a warm catalog)"
     )
+    parser.add_argument(
+        "--server", type=int, help="start a Connect server on this port (its UI on the next)"
+    )
+    parser.add_argument("--cold", default="10M", help="with --server: the cold comparison's sizes")
     args = parser.parse_args()
     sizes = args.sizes.split(",")
-    lines = run(sizes, args.repeat, args.master, args.ui, args.data, not args.no_first)
+    if args.server is None:
+        lines = run(sizes, args.repeat, args.master, args.ui, args.data, not args.no_first)
+    else:  # issue 38's check: through a server of its own, then cold processes
+        folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"sqlnb-connect-{args.server}"
+        with connect_server(folder, args.server) as pid:
+            master, ui = f"sc://127.0.0.1:{args.server}", args.server + 1
+            lines = run(sizes, args.repeat, master, ui, args.data, not args.no_first, pid)
+        if args.cold:
+            lines += ["", *run(args.cold.split(","), args.repeat, "local[2]", data=args.data)]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.markdown:
