@@ -145,7 +145,13 @@ def mllib(train: str, test: str, out: str) -> None:
     )
     scored.write.mode("overwrite").parquet(out)
     if not master.startswith("sc://"):  # (stopping a Connect session would end the server's)
+        gateway = spark.sparkContext._gateway
         spark.stop()
+        # its JVM waited for, as sqlnb waits for its own: else it ends after this process,
+        # unreaped, and its CPU seconds are not the run's (RUSAGE_CHILDREN)
+        gateway.shutdown()
+        gateway.proc.stdin.close()
+        gateway.proc.wait()
 
 
 @contextmanager
