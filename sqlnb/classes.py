@@ -5,12 +5,15 @@ weights."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
 from sqlnb import templates
 from sqlnb.errors import SqlnbError
+
+if TYPE_CHECKING:
+    from sqlnb.inputs import Survey
 
 
 def parse_class_prior(
@@ -162,3 +165,42 @@ def prior_bindings(params: dict[str, Any]) -> tuple[exp.Expr, exp.Expr]:
     else:
         weight = templates.number(1.0)
     return weight, exp.Window(this=exp.Sum(this=weight.copy()))
+
+
+def known(survey: Survey, most: int) -> exp.Query | None:
+    """The classes as ``survey`` read them (class_id, label as text, weight: the documents'
+    summed sample weight), one row each of sql/train/known_class.sql; None above ``most``
+    classes (the SQL would grow with them)."""
+    if not survey.labels or len(survey.labels) > most:
+        return None
+    rows = [
+        templates.select(
+            "train/known_class.sql",
+            class_id=exp.convert(i),
+            label=exp.convert(label),
+            weight=exp.convert(float(survey.weights[label])),
+        )
+        for i, label in enumerate(survey.labels)
+    ]
+    union: exp.Query = rows[0]
+    for row in rows[1:]:
+        union = exp.union(union, row, distinct=False)
+    return union
+
+
+def stored(model: str) -> exp.Select:
+    """Model ``model``'s stored classes (class_id, label, n_docs), as the prior reads them."""
+    return templates.select("train/stored_classes.sql", model=model)
+
+
+def prior(model: str, params: dict[str, Any], known: exp.Query | None = None) -> exp.Expr:
+    """The statement that derives ``model``'s prior (sql/train/prior.sql): from the classes
+    ``known`` (:func:`known`'s rows) where given, else from its stored classes."""
+    weight, total = prior_bindings(params)
+    classes = stored(model)
+    if known is not None:
+        columns = {"class_id": "class_id", "label": "label", "weight": "n_docs"}
+        selected = [exp.column(c, "k").as_(alias) for c, alias in columns.items()]
+        classes = exp.select(*selected).from_(known.subquery("k"))
+    return templates.render("train/prior.sql", model=model, weight=weight, total=total,
+                            classes=classes)  # fmt: skip

@@ -146,11 +146,13 @@ SURVEYED = ("n_rows", "null_doc", "null_label", "bad_weight", "conflicts", "n_do
 @dataclass(frozen=True)
 class Survey:
     """Checked labels: the distinct labels as text, in class order; each one's documents,
-    and those of its documents that weigh more than 0 (their sample weight)."""
+    those of its documents that weigh more than 0 (their sample weight), and its documents'
+    summed sample weight (the class's n_docs)."""
 
     labels: list[str]
     sizes: dict[str, int]
     weighed: dict[str, int]
+    weights: dict[str, float]
 
     def weighing(self, weights: str | dict[str, float] | None) -> tuple[int, int]:
         """The labeled documents and those that weigh more than 0 under class ``weights``
@@ -246,6 +248,7 @@ class Labels:
             [str(r["label_text"]) for r in rows],
             {str(r["label_text"]): int(r["n_docs"]) for r in rows},
             {str(r["label_text"]): int(r["weighed"] or 0) for r in rows},
+            {str(r["label_text"]): float(r["weight"] or 0) for r in rows},
         )
 
     def values(self, db: Database, query: exp.Select) -> list[str]:

@@ -15,16 +15,10 @@ from typing import Any, Concatenate, ParamSpec
 
 from sqlglot import exp
 
-from sqlnb import catalog, events, keeping, multilabel, templates, versions
+from sqlnb import catalog, classes, events, keeping, multilabel, templates, versions
 from sqlnb import labels as labels_mode
 from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, SHARED, Entry
-from sqlnb.classes import (
-    check_class_prior,
-    check_weighed,
-    class_sizes,
-    class_weighted,
-    prior_bindings,
-)
+from sqlnb.classes import check_class_prior, check_weighed, class_sizes, class_weighted
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.features import Selection
@@ -34,6 +28,7 @@ from sqlnb.kinds import KINDS, Kind, kind_for
 from sqlnb.kinds.base import Labeled
 from sqlnb.kinds.params import declared, resolved
 from sqlnb.kinds.text import carrying
+from sqlnb.kinds.wide import BY_WORD
 from sqlnb.pruning import Pruning
 from sqlnb.rebalancing import rebalanced
 from sqlnb.tokenizer import Tokenizer
@@ -182,13 +177,13 @@ def _read(
 
 
 def parameters(
-    model: str, the_kind: Kind, params: dict[str, Any], label_type: str, n_classes: int
-) -> list[exp.Expr]:
+    model: str, the_kind: Kind, params: dict[str, Any], label_type: str, n_classes: int,
+    surveyed: exp.Query | None = None,
+) -> list[exp.Expr]:  # fmt: skip
     """The derived tables (prior, the kind's parameters) and the catalog row, from the counts
-    of ``n_classes`` classes (0: any number)."""
-    weight, total = prior_bindings(params)
+    of ``n_classes`` classes (0: any number); the prior from the ``surveyed`` classes if given."""
     statements = [
-        templates.render("train/prior.sql", model=model, weight=weight, total=total),
+        classes.prior(model, params, surveyed),
         *the_kind.derive(model, params, n_classes),
         catalog.record(model, the_kind, params, label_type),
     ]
@@ -213,9 +208,9 @@ def writing(
     ``dialect`` if given), the model's rows replaced as it does best (catalog.overwrites)."""
     statements = [
         *catalog.replacing(db, model, the_kind, script=dialect is not None),
-        templates.render("train/classes.sql", model=model, labeled=labeled.rows),
+        templates.render("train/classes.sql", model=model, labeled=labeled.summed),
         *the_kind.count(model, inputs, labeled, params),
-        *parameters(model, the_kind, params, *labels),
+        *parameters(model, the_kind, params, *labels, labeled.known),
     ]
     engine = dialects.dialect(dialect) if dialect is not None else db.dialect
     return catalog.overwrites(statements, model, engine)
@@ -302,13 +297,16 @@ def train(
     named = labels_for(source, labels)
     counted = batch.survey.weighing(weights) if batch.survey else None
     check_weighed(db, weighted, named.name, weights, "train on", counted)
+    # classes as surveyed, up to BY_WORD (their SQL grows with them); not a script, no weights
+    survey = batch.survey if weights is None and not dialect else None
+    known = classes.known(survey, BY_WORD) if survey else None
     statements = writing(
         db,
         model,
         the_kind,
         params,
         batch.inputs,
-        carrying(source, named, Labeled.of(weighted), (weights, select, pruning)),
+        carrying(source, named, Labeled.of(weighted, known), (weights, select, pruning)),
         (batch.label_type, len(batch.label_values)),
         dialect=dialect,
     )

@@ -2,7 +2,7 @@
 -- weight (sqlnb_label, sqlnb_weight: see multinomial/count_carried.sql): per label and word the
 -- weighted number of documents that contain the word (a document's rows of a word count once;
 -- one document has one label and one weight, which the labels' check makes sure of), then
--- numbered by $classes.
+-- numbered by $classes (label as text, class_id).
 INSERT INTO sqlnb_word_counts (model, class_id, word, count)
 SELECT
   $model AS model,
@@ -23,4 +23,4 @@ FROM (
   GROUP BY t.label, t.word
 ) AS g
 JOIN $classes AS c
-  ON c.label = g.label
+  ON c.label = CAST(g.label AS VARCHAR)

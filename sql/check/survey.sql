@@ -2,9 +2,10 @@
 -- training checks and needs of it, one row per label (as text; in class order, the order of
 -- the labels' own type): its rows; those with a NULL document id, a NULL label, or a sample
 -- weight that is NULL, NaN, infinite or negative; its documents given another label or weight
--- too; its documents, and those that weigh more than 0. The rows are grouped by document and
--- label first; a document's labels are counted over those groups (MIN of a label would do,
--- but PostgreSQL has no MIN of a boolean).
+-- too; its documents, those that weigh more than 0, and their summed sample weight (the
+-- class's n_docs, which a training writes from this row without reading the labels again).
+-- The rows are grouped by document and label first; a document's labels are counted over
+-- those groups (MIN of a label would do, but PostgreSQL has no MIN of a boolean).
 SELECT
   CAST(p.label AS VARCHAR) AS label_text,
   SUM(p.n_rows) AS n_rows,
@@ -15,7 +16,8 @@ SELECT
     CASE WHEN p.doc_id IS NOT NULL AND (p.n_labels > 1 OR p.lightest < p.heaviest) THEN 1 ELSE 0 END
   ) AS conflicts,
   COUNT(p.doc_id) AS n_docs,
-  SUM(CASE WHEN p.doc_id IS NOT NULL AND p.heaviest > 0 THEN 1 ELSE 0 END) AS weighed
+  SUM(CASE WHEN p.doc_id IS NOT NULL AND p.heaviest > 0 THEN 1 ELSE 0 END) AS weighed,
+  SUM(p.heaviest) AS weight
 FROM (
   SELECT
     g.doc_id AS doc_id,

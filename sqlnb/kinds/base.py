@@ -149,19 +149,29 @@ class Labeled:
     (doc_id, label, weight, class_id). Counting by label, then numbering the counts, joins
     the classes to the counts rather than to every token. ``carried`` (label, weight): the
     expressions of a docs table's own label and sample weight, which its tokens can carry
-    from their row (:func:`sqlnb.kinds.text.carried`) instead of joining ``labels``."""
+    from their row (:func:`sqlnb.kinds.text.carried`) instead of joining ``labels``.
+    ``known``: the classes as the labels' survey read them (class_id, label as text, weight:
+    the documents' summed sample weight; :func:`sqlnb.classes.known`), which the classes and
+    the prior are written from without reading the labels again."""
 
     labels: exp.Query
     classes: exp.Query
     carried: tuple[exp.Expr, exp.Expr] | None = None
+    known: exp.Query | None = None
 
     @classmethod
-    def of(cls, labels: exp.Query) -> Labeled:
-        return cls(labels, templates.select("input/classes.sql", labels=labels))
+    def of(cls, labels: exp.Query, known: exp.Query | None = None) -> Labeled:
+        return cls(labels, templates.select("input/classes.sql", labels=labels), known=known)
 
     @property
     def rows(self) -> exp.Select:
         return templates.select("input/labeled.sql", labels=self.labels, classes=self.classes)
+
+    @property
+    def summed(self) -> exp.Query:
+        """What sql/train/classes.sql sums per class: the classes as surveyed where known,
+        else every labeled document (:attr:`rows`)."""
+        return self.known if self.known is not None else self.rows
 
 
 class Checks:

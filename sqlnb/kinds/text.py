@@ -200,8 +200,12 @@ class TextKind(Kind):
         if labeled.carried is not None and document is None:
             with_labels = carried(tokens, *labeled.carried)
         if with_labels is not None:  # no join back to the documents' labels
+            # the classes by their label's text: as the labels' survey read them, where known
+            classes = labeled.known
+            if classes is None:
+                classes = templates.select("input/text_classes.sql", classes=labeled.classes)
             counting = templates.render(
-                self.carrying, model=model, tokens=with_labels, classes=labeled.classes
+                self.carrying, model=model, tokens=with_labels, classes=classes
             )
         else:
             counting = templates.render(

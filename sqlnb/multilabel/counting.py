@@ -11,6 +11,7 @@ from sqlglot import exp
 
 from sqlnb import catalog, templates, training
 from sqlnb.catalog import CLASSES, MODELS, Entry
+from sqlnb.classes import stored
 from sqlnb.engine import Database, dialects
 from sqlnb.errors import SqlnbError
 from sqlnb.inputs import Docs, Labels, Source, as_source, labels_for, type_family
@@ -185,7 +186,9 @@ def derive(model: str, the_kind: TextKind, params: dict[str, Any]) -> list[exp.E
         else (templates.number(1.0), templates.number(1.0))
     )
     return [
-        templates.render("train/prior.sql", model=model, weight=weight_, total=total_),
+        templates.render(
+            "train/prior.sql", model=model, weight=weight_, total=total_, classes=stored(model)
+        ),
         wide.derive(model, families, counts, totals),
         the_kind.derive_base(model),
     ]
