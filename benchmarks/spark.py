@@ -370,6 +370,7 @@ def run(
                 same = {**env, "SPARK_SETTINGS": json.dumps(sqlnb_settings())}
                 times["ml2"].append(timed(mllib_args, work, same, name="ml2"))
             for name, args in (("train", train_args), ("predict", predict_args)):
+                (work / f"{name}.prof").unlink(missing_ok=True)  # (an interrupted run's)
                 profile = {**os.environ, "SQLNB_PROFILE": str(work / f"{name}.prof")}
                 times[name].append(timed(args, work, profile, spark, jobs, name))
                 last_run[name] = statements(work / f"{name}.prof")
