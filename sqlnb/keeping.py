@@ -12,7 +12,9 @@ rows or its new ones under ``m``, never none. A partition the rows do not name i
 is, so only the tables whose write always has rows (:data:`NEVER_EMPTY`: a row per model or per
 class) are written so; the others are copied first, as before (a text model's words: a training
 without a word is refused after its write, which must then have emptied them). The version rows
-move last, in one statement with the new version's row (:func:`record`).
+move last, in one statement with the new version's row (:func:`record`). Until then the
+version's number is not taken, so a write interrupted before it is completed by the next one
+(:mod:`sqlnb.keyrows`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from sqlnb import templates
+from sqlnb import keyrows, templates
 from sqlnb.catalog import CLASSES, MODELS, PRIOR, TOKENIZERS, VERSIONS, Entry
 from sqlnb.kinds import ModelTable
 from sqlnb.kinds.text import BASE
@@ -86,9 +88,11 @@ def keeping(statement: exp.Expr, name: str, key: str) -> exp.Expr:
     >>> text = " ".join(dialects.script([keeping(one, "m", "m~v1")], "spark").split())
     >>> print(text[:74])
     INSERT OVERWRITE TABLE t PARTITION(model) ( n, model ) SELECT k.n, k.model
-    >>> print(text[75:].replace(" UNION ALL ", " UNION ALL\\n"))
+    >>> print(text[75:].replace(" UNION ALL ", " UNION ALL\\n").replace(" AND ", "\\nAND "))
     FROM ( SELECT 1 AS n, 'm' AS model UNION ALL
-    SELECT n, 'm~v1' AS model FROM t WHERE model = 'm' ) AS k;
+    SELECT n, 'm~v1' AS model FROM t WHERE model = 'm'
+    AND NOT EXISTS( SELECT 1 FROM t WHERE model = 'm~v1' ) UNION ALL
+    SELECT n, 'm~v1' AS model FROM t WHERE model = 'm~v1' ) AS k;
     """
     assert isinstance(statement, exp.Insert) and isinstance(statement.this, exp.Schema)
     table = statement.this.this
@@ -96,12 +100,7 @@ def keeping(statement: exp.Expr, name: str, key: str) -> exp.Expr:
     written = statement.expression.copy().select(exp.convert(name).as_("model"), copy=False)
     source = table.copy()
     source.set("partition", None)
-    replaced = (
-        exp.select(*(exp.column(c) for c in columns), exp.convert(key).as_("model"))
-        .from_(source)
-        .where(exp.column("model").eq(exp.convert(name)))
-    )
-    rows = exp.union(written, replaced, distinct=False)
+    rows = exp.union(written, keyrows.replaced(source, columns, name, key), distinct=False)
     kept = _overwriting(ModelTable(table.name, tuple(columns)), rows, source)
     if statement.args.get("with") is not None:
         kept.set("with", statement.args["with"].copy())

@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, events, settings, templates
+from sqlnb import catalog, events, keyrows, settings, templates
 from sqlnb.catalog import VERSIONS, Entry
 from sqlnb.engine import Database
 from sqlnb.errors import SqlnbError
@@ -264,7 +264,8 @@ def before_write(
     if db.backend.keeps_in_overwrite:  # the write's overwrites keep the rows they replace
         folded = frozenset(t.name for t in holding if t.name in folds)
         copied = [t for t in holding if t.name not in folded and t is not VERSIONS]
-        _run(db, moving(db, name, target, copied, delete=False, replace=False) if copied else [])
+        columns = [[c for c in db.columns(t.node()) if c.lower() != "model"] for t in copied]
+        _run(db, keyrows.copies(name, target, copied, columns))
         number = max(int(r["version"]) for r in rows) + 1  # (rows: dropped ones too)
         return Kept(False, earlier, none, target, folded, number)
     _run(db, moving(db, name, target, holding, delete=False, replace=False))

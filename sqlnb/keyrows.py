@@ -1,0 +1,50 @@
+"""The rows of a model kept under a version's key, where the engine has no transactions
+(Spark: :mod:`sqlnb.keeping`, :func:`sqlnb.versions.before_write`).
+
+A write that keeps the version it replaces under the version's key does not take the version's
+number until its last statement (:func:`sqlnb.keeping.record`). A write interrupted before it
+leaves some tables' replaced rows under the key and its own rows under the name, so every write
+keeps the rows it finds under the key and takes the name's only where the key has none: the
+next write completes the keeping, and the replaced version is whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlglot import exp
+
+from sqlnb.kinds import ModelTable
+
+
+def copies(
+    name: str, key: str, tables: Sequence[ModelTable], columns: Sequence[Sequence[str]]
+) -> list[exp.Expr]:
+    """The copies of model ``name``'s rows under ``key`` in ``tables`` (each table's
+    ``columns`` but ``model``), for the tables the write's overwrites do not keep: each
+    copies only into a key partition that is still empty (:func:`replaced`)."""
+    statements: list[exp.Expr] = []
+    for table, names in zip(tables, columns, strict=True):
+        rows = replaced(table.node(), names, name, key, again=False)
+        statements.append(exp.insert(rows, table.node(), columns=[*names, "model"]))
+    return statements
+
+
+def replaced(
+    table: exp.Table, columns: Sequence[str], name: str, key: str, *, again: bool = True
+) -> exp.Query:
+    """The rows of model ``name`` in ``table`` (its ``columns`` but ``model``) under ``key``,
+    unless rows are kept there already (then, ``again``: those, read back for an overwrite of
+    the key's partition; else none). A write interrupted before it recorded the new version
+    may have left the name holding its own rows, not the replaced ones."""
+
+    def under(model: str) -> exp.Select:
+        return (
+            exp.select(*(exp.column(c) for c in columns), exp.convert(key).as_("model"))
+            .from_(table.copy())
+            .where(exp.column("model").eq(exp.convert(model)))
+        )
+
+    kept = exp.select("1").from_(table.copy()).where(exp.column("model").eq(exp.convert(key)))
+    fresh = under(name).where(exp.Not(this=exp.Exists(this=kept)), copy=False)
+    return exp.union(fresh, under(key), distinct=False) if again else fresh
