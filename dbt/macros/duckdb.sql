@@ -1487,20 +1487,25 @@ WITH sqlnb_summed AS (
     s.statistic = 'multinomial'
 ), sqlnb_prior(model, class_id, label, log_prior) AS (
   SELECT
-    w.model AS model,
+    'sqlnb' AS model,
     w.class_id AS class_id,
     w.label AS label,
     CASE WHEN w.weight > 0 THEN LN(w.weight) - LN(w.total) END AS log_prior
   FROM (
     SELECT
-      c.model AS model,
       c.class_id AS class_id,
       c.label AS label,
       CAST(c.n_docs + CAST(0.0 AS DOUBLE) AS DOUBLE) AS weight,
       CAST(SUM(c.n_docs + CAST(0.0 AS DOUBLE)) OVER () AS DOUBLE) AS total
-    FROM sqlnb_classes AS c
-    WHERE
-      c.model = 'sqlnb'
+    FROM (
+      SELECT
+        c.class_id AS class_id,
+        c.label AS label,
+        c.n_docs AS n_docs
+      FROM sqlnb_classes AS c
+      WHERE
+        c.model = 'sqlnb'
+    ) AS c
   ) AS w
 ), sqlnb_scoring(model, word, base, w0, w1, w2, w3, w4, w5, w6, w7) AS (
   WITH sqlnb_pivot AS (
@@ -1845,20 +1850,25 @@ WITH sqlnb_summed AS (
     s.statistic = 'bernoulli'
 ), sqlnb_prior(model, class_id, label, log_prior) AS (
   SELECT
-    w.model AS model,
+    'sqlnb' AS model,
     w.class_id AS class_id,
     w.label AS label,
     CASE WHEN w.weight > 0 THEN LN(w.weight) - LN(w.total) END AS log_prior
   FROM (
     SELECT
-      c.model AS model,
       c.class_id AS class_id,
       c.label AS label,
       CAST(c.n_docs + CAST(0.0 AS DOUBLE) AS DOUBLE) AS weight,
       CAST(SUM(c.n_docs + CAST(0.0 AS DOUBLE)) OVER () AS DOUBLE) AS total
-    FROM sqlnb_classes AS c
-    WHERE
-      c.model = 'sqlnb'
+    FROM (
+      SELECT
+        c.class_id AS class_id,
+        c.label AS label,
+        c.n_docs AS n_docs
+      FROM sqlnb_classes AS c
+      WHERE
+        c.model = 'sqlnb'
+    ) AS c
   ) AS w
 ), sqlnb_scoring(model, word, base, w0, w1, w2, w3, w4, w5, w6, w7) AS (
   WITH sqlnb_pivot AS (
@@ -2391,20 +2401,25 @@ WITH sqlnb_summed AS (
     s.statistic = 'multinomial'
 ), sqlnb_prior(model, class_id, label, log_prior) AS (
   SELECT
-    w.model AS model,
+    'sqlnb' AS model,
     w.class_id AS class_id,
     w.label AS label,
     CASE WHEN w.weight > 0 THEN LN(w.weight) - LN(w.total) END AS log_prior
   FROM (
     SELECT
-      c.model AS model,
       c.class_id AS class_id,
       c.label AS label,
       CAST(c.n_docs + CAST(0.0 AS DOUBLE) AS DOUBLE) AS weight,
       CAST(SUM(c.n_docs + CAST(0.0 AS DOUBLE)) OVER () AS DOUBLE) AS total
-    FROM sqlnb_classes AS c
-    WHERE
-      c.model = 'sqlnb'
+    FROM (
+      SELECT
+        c.class_id AS class_id,
+        c.label AS label,
+        c.n_docs AS n_docs
+      FROM sqlnb_classes AS c
+      WHERE
+        c.model = 'sqlnb'
+    ) AS c
   ) AS w
 ), sqlnb_scoring(model, word, base, w0, w1, w2, w3, w4, w5, w6, w7) AS (
   WITH sqlnb_pivot AS (

@@ -1463,20 +1463,25 @@ WITH sqlnb_summed AS (
     s.statistic = 'multinomial'
 ), sqlnb_prior(model, class_id, label, log_prior) AS (
   SELECT
-    w.model AS model,
+    'sqlnb' AS model,
     w.class_id AS class_id,
     w.label AS label,
     CASE WHEN w.weight > 0 THEN LN(w.weight) - LN(w.total) END AS log_prior
   FROM (
     SELECT
-      c.model AS model,
       c.class_id AS class_id,
       c.label AS label,
       CAST(c.n_docs + CAST(0.0 AS DOUBLE) AS DOUBLE) AS weight,
       CAST(SUM(c.n_docs + CAST(0.0 AS DOUBLE)) OVER () AS DOUBLE) AS total
-    FROM sqlnb_classes AS c
-    WHERE
-      c.model = 'sqlnb'
+    FROM (
+      SELECT
+        c.class_id AS class_id,
+        c.label AS label,
+        c.n_docs AS n_docs
+      FROM sqlnb_classes AS c
+      WHERE
+        c.model = 'sqlnb'
+    ) AS c
   ) AS w
 ), sqlnb_pivot AS (
   SELECT
@@ -1820,20 +1825,25 @@ WITH sqlnb_summed AS (
     s.statistic = 'bernoulli'
 ), sqlnb_prior(model, class_id, label, log_prior) AS (
   SELECT
-    w.model AS model,
+    'sqlnb' AS model,
     w.class_id AS class_id,
     w.label AS label,
     CASE WHEN w.weight > 0 THEN LN(w.weight) - LN(w.total) END AS log_prior
   FROM (
     SELECT
-      c.model AS model,
       c.class_id AS class_id,
       c.label AS label,
       CAST(c.n_docs + CAST(0.0 AS DOUBLE) AS DOUBLE) AS weight,
       CAST(SUM(c.n_docs + CAST(0.0 AS DOUBLE)) OVER () AS DOUBLE) AS total
-    FROM sqlnb_classes AS c
-    WHERE
-      c.model = 'sqlnb'
+    FROM (
+      SELECT
+        c.class_id AS class_id,
+        c.label AS label,
+        c.n_docs AS n_docs
+      FROM sqlnb_classes AS c
+      WHERE
+        c.model = 'sqlnb'
+    ) AS c
   ) AS w
 ), sqlnb_pivot AS (
   SELECT
@@ -2365,20 +2375,25 @@ WITH sqlnb_summed AS (
     s.statistic = 'multinomial'
 ), sqlnb_prior(model, class_id, label, log_prior) AS (
   SELECT
-    w.model AS model,
+    'sqlnb' AS model,
     w.class_id AS class_id,
     w.label AS label,
     CASE WHEN w.weight > 0 THEN LN(w.weight) - LN(w.total) END AS log_prior
   FROM (
     SELECT
-      c.model AS model,
       c.class_id AS class_id,
       c.label AS label,
       CAST(c.n_docs + CAST(0.0 AS DOUBLE) AS DOUBLE) AS weight,
       CAST(SUM(c.n_docs + CAST(0.0 AS DOUBLE)) OVER () AS DOUBLE) AS total
-    FROM sqlnb_classes AS c
-    WHERE
-      c.model = 'sqlnb'
+    FROM (
+      SELECT
+        c.class_id AS class_id,
+        c.label AS label,
+        c.n_docs AS n_docs
+      FROM sqlnb_classes AS c
+      WHERE
+        c.model = 'sqlnb'
+    ) AS c
   ) AS w
 ), sqlnb_pivot AS (
   SELECT
