@@ -14,21 +14,6 @@ from collections.abc import Sequence
 
 from sqlglot import exp
 
-from sqlnb.kinds import ModelTable
-
-
-def copies(
-    name: str, key: str, tables: Sequence[ModelTable], columns: Sequence[Sequence[str]]
-) -> list[exp.Expr]:
-    """The copies of model ``name``'s rows under ``key`` in ``tables`` (each table's
-    ``columns`` but ``model``), for the tables the write's overwrites do not keep: each
-    copies only into a key partition that is still empty (:func:`replaced`)."""
-    statements: list[exp.Expr] = []
-    for table, names in zip(tables, columns, strict=True):
-        rows = replaced(table.node(), names, name, key, again=False)
-        statements.append(exp.insert(rows, table.node(), columns=[*names, "model"]))
-    return statements
-
 
 def replaced(
     table: exp.Table, columns: Sequence[str], name: str, key: str, *, again: bool = True
@@ -45,6 +30,13 @@ def replaced(
             .where(exp.column("model").eq(exp.convert(model)))
         )
 
-    kept = exp.select("1").from_(table.copy()).where(exp.column("model").eq(exp.convert(key)))
-    fresh = under(name).where(exp.Not(this=exp.Exists(this=kept)), copy=False)
+    fresh = under(name).where(unkept(table, key), copy=False)
     return exp.union(fresh, under(key), distinct=False) if again else fresh
+
+
+def unkept(table: exp.Table, key: str) -> exp.Expr:
+    """True while ``table`` keeps no row under ``key``: a copy of the name's rows there
+    (:func:`sqlnb.versions.moving`) is then the first, not a second one over an interrupted
+    write's."""
+    kept = exp.select("1").from_(table.copy()).where(exp.column("model").eq(exp.convert(key)))
+    return exp.Not(this=exp.Exists(this=kept))

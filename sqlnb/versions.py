@@ -144,11 +144,13 @@ def moving(
     *,
     delete: bool = True,
     replace: bool = True,
+    unkept: bool = False,
 ) -> list[exp.Expr]:
     """The statements that put the rows of ``source`` under ``target`` in ``tables`` (the
     catalog first): (``replace``) any left under ``target`` go first, then a copy, then
     (``delete``) the source's rows. Where the engine has no transactions, rows with a catalog
-    row are whole."""
+    row are whole. ``unkept``: a table's copy only where ``target`` holds none of its rows yet
+    (a write interrupted before it recorded its version kept them: :mod:`sqlnb.keyrows`)."""
     statements = catalog.deletes(target, tables) if replace else []  # the catalog row first
     for table in [*tables[1:], tables[0]]:  # the catalog row last: a copy that has it is whole
         columns = [c for c in db.columns(table.node()) if c.lower() != "model"]
@@ -157,6 +159,8 @@ def moving(
             .from_(table.node())
             .where(exp.column("model").eq(exp.convert(source)))
         )
+        if unkept:  # only into a key that holds no row yet (sqlnb.keyrows)
+            rows = rows.where(keyrows.unkept(table.node(), target), copy=False)
         statements.append(exp.insert(rows, table.node(), columns=["model", *columns]))
     return statements + (catalog.deletes(source, tables) if delete else [])
 
@@ -264,8 +268,7 @@ def before_write(
     if db.backend.keeps_in_overwrite:  # the write's overwrites keep the rows they replace
         folded = frozenset(t.name for t in holding if t.name in folds)
         copied = [t for t in holding if t.name not in folded and t is not VERSIONS]
-        columns = [[c for c in db.columns(t.node()) if c.lower() != "model"] for t in copied]
-        _run(db, keyrows.copies(name, target, copied, columns))
+        _run(db, moving(db, name, target, copied, delete=False, replace=False, unkept=True))
         number = max(int(r["version"]) for r in rows) + 1  # (rows: dropped ones too)
         return Kept(False, earlier, none, target, folded, number)
     _run(db, moving(db, name, target, holding, delete=False, replace=False))
