@@ -60,6 +60,9 @@ SHARED = (MODELS, CLASSES, PRIOR, TOKENIZERS, CALIBRATION)
 VERSIONS = ModelTable(
     "sqlnb_versions", ("name", "version", "created", "command", "documents", "words")
 )
+# The column of the calibration's method that a command's read of a catalog row may add
+# (:func:`row`): a model's Entry.info carries it from the load to the prediction.
+METHOD = "calibration"
 INTERNAL = "\x1f"  # in every key sqlnb keeps rows under that is not a model's name
 
 
@@ -155,15 +158,23 @@ def deleting(statement: exp.Expr, model: str) -> bool:
     return where is not None and where.this == exp.column("model").eq(exp.convert(model))
 
 
-def replacing(db: Database, model: str, the_kind: Kind, *, script: bool = False) -> list[exp.Expr]:
+def replacing(
+    db: Database,
+    model: str,
+    the_kind: Kind,
+    *,
+    script: bool = False,
+    found: dict[str, Any] | None = None,
+) -> list[exp.Expr]:
     """The statements before writing model ``model`` of ``the_kind`` anew: create the tables
     (all of them in a ``script``, see :func:`creates`), then delete the rows of the model it
-    replaces, whatever its kind (not from a table created here, empty: none in a new file)."""
+    replaces, whatever its kind (not from a table created here, empty: none in a new file),
+    as the command read it (``found``: :func:`replaced`; None: read here)."""
     if not script:
         db.trusted(writing=True)  # before reading the model it replaces
     stale = {t.name: t for t in (*SHARED[1:], *the_kind.tables)}
-    previous = row(db, model)
-    if previous is not None and previous["kind"] in KINDS:
+    previous = row(db, model) if found is None else found
+    if previous and previous["kind"] in KINDS:
         stale.update({t.name: t for t in KINDS[previous["kind"]].tables})
     made = creates(db, the_kind, script=script)
     new = set() if script else {_created(s) for s in made}
@@ -249,13 +260,26 @@ def _hint(db: Database, name: str) -> str:
     return f" (models: {', '.join(names[:10])}{', ...' if len(names) > 10 else ''})"
 
 
-def row(db: Database, name: str) -> dict[str, Any] | None:
-    """The catalog row of model ``name``, if there is one."""
+def row(db: Database, name: str, *, calibration: bool = False) -> dict[str, Any] | None:
+    """The catalog row of model ``name``, if there is one; with ``calibration``, also the
+    method of its calibration (column ``calibration``, None: uncalibrated) in the same read."""
     if db.relation_type(MODELS.node()) is None:  # exists() would abort a transaction
         return None
     query = templates.select("catalog/models.sql").where(_named("m", name), copy=False)
+    if calibration:
+        method = _method(db, name)
+        query = query.select((method.subquery() if method else exp.null()).as_(METHOD), copy=False)
     rows = db.fetch_dicts(query)
     return rows[0] if rows else None
+
+
+def replaced(db: Database, name: str, *, script: bool = False) -> dict[str, Any]:
+    """Model ``name``'s catalog row with its calibration's method (``{}``: no such model),
+    read once by a write that replaces it and passed to its steps (sqlnb's tables trusted
+    first, unless the write is a ``script`` for another database)."""
+    if not script:
+        db.trusted(writing=True)
+    return row(db, name, calibration=True) or {}
 
 
 def _named(alias: str, name: str) -> exp.Expr:
@@ -330,15 +354,16 @@ def classes(db: Database, name: str) -> list[dict[str, Any]]:
 
 def calibration(db: Database, name: str) -> str | None:
     """The method of model ``name``'s calibration, or None (uncalibrated)."""
+    query = _method(db, name)
+    found = db.fetch(query) if query is not None else None
+    return str(found[0][0]) if found and found[0][0] is not None else None
+
+
+def _method(db: Database, name: str) -> exp.Select | None:
+    """The query of model ``name``'s calibration method (None: no calibration table)."""
     if db.relation_type(CALIBRATION.node()) is None:
         return None
-    query = (
-        exp.select(exp.func("MIN", exp.column("method")))
-        .from_(CALIBRATION.node())
-        .where(exp.column("model").eq(exp.convert(name)))
-    )
-    found = db.fetch(query)
-    return str(found[0][0]) if found and found[0][0] is not None else None
+    return templates.select("catalog/calibration.sql", model=name)
 
 
 def steps() -> exp.Select:
@@ -358,100 +383,6 @@ def is_current(db: Database, the_entry: Entry) -> bool:
     found = row(db, the_entry.name)
     keys: Sequence[str] = ("kind", "params", "trained_at")
     return found is not None and all(found[k] == the_entry.info.get(k) for k in keys)
-
-
-def flaws(
-    db: Database, table: ModelTable, source: exp.Expr, n_classes: int, *, unique: bool = True
-) -> str | None:
-    """The first way the rows of ``source`` (a relation with ``table``'s columns: a model
-    file's, or a model's rows) break what ``table`` declares (:class:`ModelTable`), in words,
-    or None; without ``unique``, repeated keys are not looked for."""
-    column = templates.col
-    checks: list[tuple[str, exp.Expr]] = []
-
-    def rows(condition: exp.Expr) -> exp.Expr:
-        return exp.Sum(this=exp.Case().when(condition, exp.convert(1)).else_(exp.convert(0)))
-
-    def bad_number(name: str) -> exp.Expr:
-        finite = exp.EQ(
-            this=exp.Mul(this=column(name), expression=exp.convert(0)), expression=exp.convert(0)
-        )
-        return exp.or_(column(name).is_(exp.null()), exp.not_(finite))
-
-    for name in dict.fromkeys(c for key in table.keys for c in key):
-        checks.append((f"rows with a NULL {name}", rows(column(name).is_(exp.null()))))
-    if "class_id" in table.columns:
-        outside = exp.or_(
-            column("class_id") < 0,
-            column("class_id") >= n_classes,
-            column("class_id").is_(exp.null()),
-        )
-        checks.append(("rows whose class_id is not one of the model's classes", rows(outside)))
-    for name in table.amounts:
-        negative = exp.or_(bad_number(name), column(name) < 0)
-        checks.append(
-            (f"values of {name} that are NULL, NaN, infinite or negative", rows(negative))
-        )
-    for name in table.finite:
-        checks.append((f"values of {name} that are NULL, NaN or infinite", rows(bad_number(name))))
-    # (what, how many, a value to name, the most rows there may be): rules that name a value
-    named: list[tuple[str, exp.Expr, exp.Expr, int]] = []
-    for name in table.whole:  # (NaN and infinity are refused above)
-        broken = exp.or_(column(name) < 1, exp.func("ROUND", column(name)).neq(column(name)))
-        named.append(
-            (f"values of {name} that are not whole numbers >= 1", *_first(broken, name), 0)
-        )
-    for name, values in table.choices:
-        outside = exp.not_(column(name).isin(*(exp.convert(v) for v in values)))
-        outside = exp.or_(column(name).is_(exp.null()), outside)
-        named.append(
-            (f"values of {name} not one of {', '.join(values)}", *_first(outside, name), 0)
-        )
-        mixed = exp.func("COUNT", exp.Distinct(expressions=[column(name)]))
-        shown = exp.Max(this=exp.cast(column(name), "VARCHAR"))
-        named.append((f"different values of {name} (sqlnb writes one a model)", mixed, shown, 1))
-    if table.single:
-        n_rows = exp.func("COUNT", exp.Star())
-        named.append(("rows (sqlnb writes one a model)", n_rows, exp.cast(n_rows, "VARCHAR"), 1))
-    sums = [exp.Sum(this=column(name)) for name in table.amounts]
-    query = exp.select(
-        *(c.as_(f"c{i}") for i, (_, c) in enumerate(checks)),
-        *(total.as_(f"s{i}") for i, total in enumerate(sums)),
-        *(e.as_(f"n{i}_{j}") for i, (_, *es, _) in enumerate(named) for j, e in enumerate(es)),
-    ).from_(source)
-    found = db.fetch(query)[0]
-    for (what, _), n in zip(checks, found):
-        if n:
-            return f"{int(n)} {what}"
-    beyond = found[len(checks) + len(sums) :]
-    for i, (what, _, _, most) in enumerate(named):
-        n, value = beyond[2 * i], beyond[2 * i + 1]
-        if n is not None and int(n) > most:
-            return f"{int(n)} {what}, e.g. {value!r}"
-    for name, total in zip(table.amounts, found[len(checks) :]):
-        if total is not None and not math.isfinite(float(total)):
-            return f"values of {name} whose sum is not a finite number (it overflows)"
-    for key in table.keys if unique else ():
-        repeated = exp.select(exp.func("COUNT", exp.Star())).from_(
-            exp.select(*key)
-            .from_(source.copy())
-            .group_by(*key)
-            .having(exp.func("COUNT", exp.Star()) > 1)
-            .subquery("r")
-        )
-        n = db.fetch(repeated)[0][0]
-        if n:
-            return f"{int(n)} repeated values of ({', '.join(key)})"
-    return None
-
-
-def _first(condition: exp.Expr, name: str) -> tuple[exp.Expr, exp.Expr]:
-    """How many rows meet ``condition``, and the least of their values of column ``name``
-    (as text): what a message names."""
-    column = templates.col(name)
-    text = exp.cast(column, "VARCHAR")
-    count = exp.Sum(this=exp.Case().when(condition, exp.convert(1)).else_(exp.convert(0)))
-    return count, exp.Min(this=exp.Case().when(condition.copy(), text))
 
 
 def counted_flaws(db: Database, model: str, the_kind: Kind) -> str | None:

@@ -52,6 +52,7 @@ class Training:
     # the command a committed write keeps a version as (sqlnb.versions), and how many to keep
     command: str | None = None
     keep: int = versions.KEEP
+    replaced: dict[str, Any] | None = None  # the model it replaces, read before the write
 
     def apply(self, *, functions: bool = True) -> Entry:
         """Run the statements in one transaction and :func:`finish` it (``functions`` off: a
@@ -66,7 +67,7 @@ class Training:
                 folds = keeping.folds(statements, self.model, (*SHARED, *self.kind.tables))
                 kept = versions.before_write(
                     self.db, self.model, anew=self.command in versions.ANEW, calibrated=calibrated,
-                    folds=folds)  # fmt: skip
+                    folds=folds, replaced=self.replaced)  # fmt: skip
                 statements = keeping.rewritten(statements, self.model, kept)
                 if kept.moved:  # its rows moved: none left to delete
                     statements = [s for s in statements if not catalog.deleting(s, self.model)]
@@ -202,12 +203,13 @@ def writing(
     labels: tuple[str, int],
     *,
     dialect: str | None = None,
+    replaced: dict[str, Any] | None = None,
 ) -> list[exp.Expr]:
-    """The statements that write model ``model`` anew from checked ``inputs`` and ``labeled``
-    documents whose labels are of type and number ``labels`` (a script for engine
-    ``dialect`` if given), the model's rows replaced as it does best (catalog.overwrites)."""
+    """The statements that write model ``model`` (``replaced``: :func:`catalog.replaced`) anew
+    from checked ``inputs`` and ``labeled`` documents whose labels are of type and number
+    ``labels`` (a script for ``dialect``), rows replaced as it does best (catalog.overwrites)."""
     statements = [
-        *catalog.replacing(db, model, the_kind, script=dialect is not None),
+        *catalog.replacing(db, model, the_kind, script=dialect is not None, found=replaced),
         templates.render("train/classes.sql", model=model, labeled=labeled.summed),
         *the_kind.count(model, inputs, labeled, params),
         *parameters(model, the_kind, params, *labels, labeled.known),
@@ -300,21 +302,16 @@ def train(
     # classes as surveyed, up to BY_WORD (their SQL grows with them); not a script, no weights
     survey = batch.survey if weights is None and not dialect else None
     known = classes.known(survey, BY_WORD) if survey else None
-    statements = writing(
-        db,
-        model,
-        the_kind,
-        params,
-        batch.inputs,
-        carrying(source, named, Labeled.of(weighted, known), (weights, select, pruning)),
-        (batch.label_type, len(batch.label_values)),
-        dialect=dialect,
-    )
+    replaced = catalog.replaced(db, model, script=dialect is not None)  # (read once)
+    labeled = carrying(source, named, Labeled.of(weighted, known), (weights, select, pruning))
+    label_types = (batch.label_type, len(batch.label_values))
+    statements = writing(db, model, the_kind, params, batch.inputs, labeled, label_types,
+                         dialect=dialect, replaced=replaced)  # fmt: skip
     if isinstance(source, Docs):  # a long stop-word list, kept for the queries after this
         statements += (tokenizer or Tokenizer()).storing()
-    dropped = catalog.calibration(db, model)  # replacing the model deletes it
+    dropped = replaced.get(catalog.METHOD)  # replacing the model deletes it
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
-                    _named(source), dropped, "train")  # fmt: skip
+                    _named(source), dropped, "train", replaced=replaced)  # fmt: skip
 
 
 def append(

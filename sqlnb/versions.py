@@ -229,6 +229,7 @@ def before_write(
     anew: bool = False,
     calibrated: bool | None = None,
     folds: frozenset[str] = frozenset(),
+    replaced: dict[str, Any] | None = None,
 ) -> Kept:
     """Inside a write's transaction, before it replaces model ``name``: keep the current
     version under its key (a model written before versions were kept is numbered first).
@@ -241,8 +242,14 @@ def before_write(
     that it has a calibration) are skipped: a Spark retraining copied five empty ones. Where
     the engine keeps replaced rows in an overwrite (``keeps_in_overwrite``), neither the
     tables ``folds`` (whose write overwrites the model's partition with rows: sqlnb.keeping)
-    nor the version row are copied here: the write keeps them. Returns what it did."""
-    found = catalog.row(db, name)
+    nor the version row are copied here: the write keeps them. ``replaced``: the model's
+    catalog row as the command read it before its write (:func:`catalog.replaced`), taken
+    where the engine has no transactions (nothing guards the time between two of its
+    statements: reading it again changes nothing); in a transaction it is read again, under
+    the writers' lock where the engine has one (PostgreSQL: a write waits for another, then
+    replaces it whole). Returns what it did."""
+    taken = replaced is not None and db.dialect.begin is None  # ({}: no such model)
+    found = (replaced or None) if taken else catalog.row(db, name)
     if found is None:  # a first write: without a versions table, no earlier version either
         return Kept(earlier=None if db.relation_type(VERSIONS.node()) else [])
     if db.relation_type(VERSIONS.node()) is None:  # (probes are listed once a command)

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from sqlnb import catalog, templates, training
+from sqlnb import catalog, rowchecks, templates, training
 from sqlnb.catalog import CLASSES, MODELS, Entry
 from sqlnb.classes import stored
 from sqlnb.engine import Database, dialects
@@ -88,8 +88,9 @@ def train(
     if dialect is None:
         _check_sizes(db, batch.labels_query, the_labels.name)
     labeled, everything = _labeled(batch.labels_query)
+    replaced = catalog.replaced(db, model, script=dialect is not None)  # read once
     statements = [
-        *catalog.replacing(db, model, the_kind, script=dialect is not None),
+        *catalog.replacing(db, model, the_kind, script=dialect is not None, found=replaced),
         *_counted(model, the_kind, batch.inputs, params, labeled, everything),
         *derive(model, the_kind, params),
         *_recorded(model, the_kind, params, batch.label_type),
@@ -98,9 +99,9 @@ def train(
     statements = catalog.overwrites(statements, model, engine)
     if isinstance(source, Docs):
         statements += (tokenizer or Tokenizer()).storing()
-    dropped = catalog.calibration(db, model)
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
-                    _named(source), dropped, "train")  # fmt: skip
+                    _named(source), replaced.get(catalog.METHOD), "train",
+                    replaced=replaced)  # fmt: skip
 
 
 def _labeled(labels: exp.Select) -> tuple[Labeled, Labeled]:
@@ -290,7 +291,7 @@ def flaws(
     counts, of its labels' rows and of its totals' (class -1, the documents under a NULL word)
     each as a class of its own."""
     if not params.get(MODE) or table is not WORD_COUNTS:
-        return catalog.flaws(db, table, staged, n_classes)
+        return rowchecks.flaws(db, table, staged, n_classes)
     total = exp.column("class_id").eq(exp.convert(-1))
     labels = exp.select("*").from_(staged.copy()).where(exp.or_(total.not_(), _null("class_id")))
     totals = exp.select(
@@ -299,7 +300,7 @@ def flaws(
         exp.column("count"),
     ).from_(staged.copy())
     totals = totals.where(total.copy())
-    return catalog.flaws(db, table, labels.subquery("l"), n_classes) or catalog.flaws(
+    return rowchecks.flaws(db, table, labels.subquery("l"), n_classes) or rowchecks.flaws(
         db, table, totals.subquery("t"), 1
     )
 
