@@ -319,12 +319,14 @@ def listed(db: Database, query: exp.Select, alias: str | None = None) -> exp.Sel
 
 
 def entry(db: Database, name: str) -> Entry:
-    """Model ``name`` as the catalog records it; an unknown name is a clear error."""
+    """Model ``name`` as the catalog records it, with its calibration's method (``info`` of
+    :data:`METHOD`: a prediction of the entry applies the calibration it was loaded with);
+    an unknown name is a clear error."""
     db.trusted()
     for table in (MODELS, CLASSES):  # what every command reads (a kind's own: see creates)
         if db.relation_type(table.node()) == "table":
             check_shape(db, table)
-    found = row(db, name)
+    found = row(db, name, calibration=True)  # (its calibration too: what a prediction reads)
     if found is None:
         raise SqlnbError(f"no model named {name!r} in this database{_hint(db, name)}")
     return Entry(name, found["kind"], json.loads(found["params"]), found["label_type"], found)
@@ -352,8 +354,12 @@ def classes(db: Database, name: str) -> list[dict[str, Any]]:
     return db.fetch_dicts(templates.select("catalog/classes.sql").where(_named("c", name)))
 
 
-def calibration(db: Database, name: str) -> str | None:
-    """The method of model ``name``'s calibration, or None (uncalibrated)."""
+def calibration(db: Database, name: str, known: Entry | None = None) -> str | None:
+    """The method of model ``name``'s calibration, or None (uncalibrated): as its ``known``
+    entry was read with it (:func:`entry`), else read."""
+    if known is not None and METHOD in known.info:
+        method = known.info[METHOD]
+        return None if method is None else str(method)
     query = _method(db, name)
     found = db.fetch(query) if query is not None else None
     return str(found[0][0]) if found and found[0][0] is not None else None

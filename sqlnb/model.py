@@ -119,7 +119,7 @@ class Model(Entry):
         self.db.backend.check_writable()  # refused before the work, not after it
         if not replace and self.db.exists(templates.table(output)):
             raise SqlnbError(f"output table {output!r} already exists (use --replace)")
-        query = self.prediction_query(data, early=self.db.dialect.reads_first, **options)
+        query = self.prediction_query(data, early=False, **options)  # (the load's read)
         self.db.stage("scoring")  # (the query checks the model where the engine can fail it)
         verify = None if self.db.dialect.fail else self._check_current
         return self.db.write_table(output, query, replace=replace, verify=verify)
@@ -222,7 +222,7 @@ class Model(Entry):
         if multilabel.marked(self.params):
             return metrics.evaluate(self.db, self, data, labels)
         create, queries, drop_it = self.evaluation_statements(data, labels, calibrate=calibrate,
-                                                   early=self.db.dialect.reads_first)  # fmt: skip
+                                                              early=False)  # fmt: skip
         confusion, per_class, summary, reliability = queries
         self.db.stage("scoring")
         self.db.execute(create)  # a scratch name: nothing to drop first
@@ -285,12 +285,12 @@ class Model(Entry):
                 self.db.execute(statement)
             self._check_current()
             training.finish(written, kept=kept)
+        self.info.pop(catalog.METHOD, None)  # (as loaded: read again where it is applied)
         return fitted
 
     def calibration(self) -> list[dict[str, Any]]:
-        """The model's calibration rows (method, class_id, label, lo, hi, a, b); none if it is
-        uncalibrated."""
-        if catalog.calibration(self.db, self.name) is None:
+        """The model's calibration rows (method, class_id, label, lo, hi, a, b); none: none."""
+        if catalog.calibration(self.db, self.name, self) is None:
             return []
         return self.db.fetch_dicts(templates.render("calibrate/rows.sql", model=self.name))
 

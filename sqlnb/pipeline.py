@@ -228,7 +228,7 @@ class Pipeline:
                 trained_at=str(entry.info["trained_at"]),
                 stale=stop,
             )
-        method = catalog.calibration(db, entry.name) if calibrate else None
+        method = catalog.calibration(db, entry.name, entry) if calibrate else None
         step = catalog.METHODS.get(method) if method is not None else None
         scoring: list[tuple[str, exp.Query]] = [(JLL, jll)]
         if step == catalog.SCALE:  # softmax(jll / T): the jll divided before the posterior

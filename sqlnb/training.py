@@ -419,7 +419,7 @@ def append(
         params,
         statements,
         reads=_named(source),
-        drops_calibration=catalog.calibration(db, model),
+        drops_calibration=catalog.calibration(db, model, current),
         command="append",
     )
 
@@ -458,7 +458,7 @@ def retune(db: Database, model: str, hyper: dict[str, Any]) -> Training:
     if params == current.params:  # the same model: its calibration still fits
         return Training(db, model, the_kind, params, statements, command="retune")
     statements += catalog.deletes(model, [CALIBRATION])  # fitted to the model before retuning
-    dropped = catalog.calibration(db, model)
+    dropped = catalog.calibration(db, model, current)
     return Training(db, model, the_kind, params, statements, drops_calibration=dropped,
                     command="retune")  # fmt: skip
 

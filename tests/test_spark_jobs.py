@@ -51,9 +51,11 @@ def test_evaluate_computes_its_outcomes_once(trained):
         lambda: _statements(trained, lambda: model.evaluate("tokens", "labels")),
     )
     assert jobs <= EVALUATE_AT_MOST < EVALUATE_BEFORE
-    # the catalog row read once before the query (for a clear error: Spark's writers wrap the
-    # query's own) and not after it (twice before)
-    assert len([s for s in seen if s.startswith("SELECT m.model AS model")]) == 1
+    # the catalog row not read again after the load (its calibration came with it), neither
+    # before the query (the query checks the model: its message is found in Spark's wrapped
+    # error, test_a_stale_model_is_refused_in_one_line) nor after it (three reads before)
+    assert not [s for s in seen if s.startswith("SELECT m.model AS model")]
+    assert not [s for s in seen if "sqlnb_calibration" in s.split(" FROM ")[0]]
     # the same measures as DuckDB's of the same model
     reference = next(open_engine("duckdb"))
     reference.load("tokens", pd.DataFrame(TOKENS, columns=["doc_id", "word", "count"]))
@@ -113,11 +115,10 @@ def test_a_retraining_copies_and_overwrites_only_what_the_model_has(trained):
 
 
 @pytest.mark.spark
-def test_predict_reads_the_catalog_once_before_its_query(trained):
+def test_predict_reads_the_catalog_only_at_the_load(trained):
     """The query checks in what it reads that the model is the one loaded (raise_error), so the
-    catalog row is not read after it; it is read before it (Dialect.fail_reported: classic
-    Spark's writers wrap raise_error's message in a Java error, not one line). Evaluate's:
-    test_evaluate_computes_its_outcomes_once."""
+    catalog row is not read after it, nor before it: the load read it, with its calibration's
+    method (no probe of sqlnb_calibration). Evaluate's: test_evaluate_computes_its_outcomes_once."""
     model = sqlnb.load(trained, "m")
     (n, seen), jobs = _jobs(
         trained,
@@ -125,8 +126,29 @@ def test_predict_reads_the_catalog_once_before_its_query(trained):
         lambda: _statements(trained, lambda: model.predict_to("tokens", "p_once", replace=True)),
     )
     assert n == len(LABELS)
-    assert len([s for s in seen if s.startswith("SELECT m.model AS model")]) == 1
-    assert jobs <= 11  # 14 before (the catalog read after the query: 4)
+    assert not [s for s in seen if s.startswith("SELECT m.model AS model")]  # 1 before
+    assert not [s for s in seen if s.startswith("SELECT MIN(")]  # the probe: 1 before
+    assert jobs <= 9  # 14 before the read after the query went (4 jobs), 11 before this
+
+
+@pytest.mark.spark
+def test_a_stale_model_is_refused_in_one_line(trained):
+    """A model retrained after it was loaded: the prediction's own check (raise_error in the
+    query, sql/predict/current.sql) refuses it in one line, though classic Spark's broadcast
+    wraps the message in a Java ExecutionException (py4j's error: sqlnb.engine.messages)."""
+    sqlnb.train(trained, "tokens", "labels", model="stale")
+    stale = sqlnb.load(trained, "stale")
+    sqlnb.train(trained, "tokens", "labels", model="stale", alpha=2.0)
+    for act in (
+        lambda: stale.predict_to("tokens", "p_stale", replace=True),
+        lambda: stale.evaluate("tokens", "labels"),
+        lambda: trained.fetch(stale.prediction_query("tokens", early=False)),
+    ):
+        with pytest.raises(sqlnb.SqlnbError) as refused:
+            act()
+        assert str(refused.value) == (
+            "model 'stale' was retrained or dropped after it was loaded: load it again"
+        )
 
 
 @pytest.mark.spark

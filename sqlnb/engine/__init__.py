@@ -149,8 +149,7 @@ class Database:
 
     def execute(self, tree: exp.Expr | str) -> None:
         """Run one statement (a tree, or one of the engine's SQL texts built earlier). Each of
-        the engine's statements is written just before it runs: it may name a table the one
-        before created."""
+        the engine's statements is written just before it runs (it may name the last one's)."""
         if isinstance(tree, str):
             self._run(tree, fetch=False)
             return
@@ -373,8 +372,8 @@ class Database:
     def output_statements(
         self, output: str, query: exp.Query, *, replace: bool = False
     ) -> list[exp.Expr]:
-        """The statements that create table ``output`` from a query; an existing table is an
-        error unless ``replace``."""
+        """The statements that create table ``output`` from a query (the CREATE last); an
+        existing table is an error unless ``replace``."""
         target = templates.table(output)
         if not replace and self.exists(target):
             raise SqlnbError(f"output table {output!r} already exists (use --replace)")
@@ -412,14 +411,16 @@ class Database:
     ) -> int:
         """Create table ``output`` from a query, in one transaction; returns its rows.
         ``verify``, if given, runs in the transaction after the write: raising, it undoes it."""
-        statements = self.output_statements(output, query, replace=replace)
+        *before, create = self.output_statements(output, query, replace=replace)
+        counted = self.backend.counts_created  # the CREATE's own count of its rows, or none
         with self.transaction(models=False):
-            for statement in statements:
+            for statement in before if counted else [*before, create]:
                 self.execute(statement)
+            written = self.fetch(create) if counted else []
             if verify is not None:
                 verify()
         count = exp.select(exp.func("COUNT", exp.Star())).from_(templates.table(output))
-        return int(self.fetch(count)[0][0])
+        return int((written or self.fetch(count))[0][0])
 
     # --- model files ---------------------------------------------------------------------
 
@@ -491,8 +492,7 @@ class Database:
             self._probed = None if outer else self._probed
 
     def exists(self, table_node: exp.Table) -> bool:
-        """Whether a table exists; one that cannot be read for another reason (permission) is
-        that error."""
+        """Whether a table exists; one that cannot be read for another reason is that error."""
         try:
             self.columns(table_node)
         except MissingTable:

@@ -45,6 +45,9 @@ class Backend:
     # partition overwrite: written aside, swapped after the job): a write keeps the version
     # it replaces without copying it first (sqlnb.versions.keeping)
     keeps_in_overwrite = False
+    # whether a CREATE TABLE ... AS run as a query gives the rows it wrote, as one row with
+    # one number (DuckDB's result, PostgreSQL's command tag): a written table is not counted
+    counts_created = False
     schema: str | None = None  # where sqlnb's tables are, where the engine names it (PostgreSQL)
 
     def __init__(self, connection: Any) -> None:
@@ -199,6 +202,7 @@ class DuckDBBackend(Backend):
     errors = (duckdb.Error,)
     interruptible = True
     lazy = True
+    counts_created = True
 
     def __init__(self, connection: duckdb.DuckDBPyConnection, *, own: bool = False) -> None:
         self.own = own  # a file's connection sqlnb opened, and closes (not a caller's)

@@ -44,12 +44,9 @@ class Dialect:
     # False where UPDATE ... FROM is not supported (Spark's file tables; ClickHouse, whose
     # ALTER UPDATE takes no join): classifying in place rewrites the table.
     update: bool = True
-    # A function that fails the running query with a message, where the engine has one.
+    # A function that fails the running query with a message, where the engine has one (the
+    # message found in a wrapped driver error too: sqlnb.engine.messages.one_line).
     fail: str | None = None
-    # False where the driver does not report that message as its own error (classic Spark's
-    # writers wrap it in a Java ExecutionException): there a command reads the model's
-    # catalog row before its query too, for a clear error (Pipeline.build's early check).
-    fail_reported: bool = True
     # False where CREATE VIEW has no IF NOT EXISTS: there a view is created OR REPLACE.
     view_if_not_exists: bool = True
     # A hash function, where the engine gives a scan one thread per block of rows (DuckDB: a
@@ -143,12 +140,6 @@ class Dialect:
     ordered_inserts: bool = False  # an INSERT's ORDER BY kept: see statements_for
 
     @property
-    def reads_first(self) -> bool:
-        """Whether a command that reads the model's catalog row after its query where the
-        engine cannot fail one reads it before its query too (``fail_reported``)."""
-        return self.fail is not None and not self.fail_reported
-
-    @property
     def sqlglot(self) -> str:
         """The name of the sqlglot dialect this engine's SQL is written in. sqlnb's own
         (:mod:`sqlnb.engine.spellings`) are registered with sqlglot when first asked for: a
@@ -228,7 +219,6 @@ DIALECTS: dict[str, Dialect] = {
             delete=False,
             update=False,
             fail="raise_error",
-            fail_reported=False,
             backtracking_regex=True,
             full_lower=True,
             partition_by_model=True,

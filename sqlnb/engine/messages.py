@@ -15,8 +15,25 @@ from sqlglot import exp
 LOCK_TIMEOUT = "another session holds a lock on a table this command writes"
 
 
+# The message of SQL's own raise_error(), as Spark reports it; wherever it is in an error's
+# text: classic Spark's broadcasts wrap it in a Java ExecutionException (a py4j traceback).
+_RAISED = re.compile(r"\[USER_RAISED_EXCEPTION\] (.*?)(?: SQLSTATE: \w+)?$", re.MULTILINE)
+
+
 def one_line(error: BaseException) -> str:
-    """An engine's error message reduced to its first line."""
+    """An engine's error message reduced to its first line; a message the query raised
+    itself (Spark's ``raise_error``: sql/predict/current.sql), however the driver wraps it.
+
+    >>> one_line(RuntimeError("[USER_RAISED_EXCEPTION] model 'm' was retrained SQLSTATE: P0001"))
+    "model 'm' was retrained"
+    >>> one_line(RuntimeError("An error occurred while calling o1.sql.\\n: java.util.concurrent."
+    ...     "ExecutionException: org.apache.spark.SparkRuntimeException: [USER_RAISED_EXCEPTION] "
+    ...     "no 'm' SQLSTATE: P0001\\n\\tat java.base/..."))
+    "no 'm'"
+    """
+    raised = _RAISED.search(str(error))
+    if raised is not None:
+        return raised.group(1)
     text = str(error).strip().splitlines()
     return text[0] if text else type(error).__name__
 

@@ -33,6 +33,8 @@ class PostgresBackend(Backend):
     in a transaction whose search_path is :data:`SAFE_PATH`, and every table it names is
     qualified with its schema first (:meth:`prepare`)."""
 
+    counts_created = True
+
     def __init__(self, connection: Any, *, wait: float = WAIT) -> None:
         import psycopg
 
@@ -179,6 +181,8 @@ class PostgresBackend(Backend):
         with self._guarded() as cursor:
             cursor.execute(text.encode())
             rows = list(cursor.fetchall()) if fetch and cursor.description else []
+            if fetch and head.startswith("CREATE TABLE") and cursor.rowcount >= 0:
+                rows = [(cursor.rowcount,)]  # CREATE ... AS: the rows it wrote (its tag)
         if head.startswith("CREATE TABLE IF NOT EXISTS"):
             self._created = self._writing
         return rows

@@ -311,6 +311,16 @@ def _sent_once(session: Any) -> Callable[[str], Any] | None:
     return lambda text: DataFrame(SQL(text), session)
 
 
+def _java_errors() -> tuple[type[BaseException], ...]:
+    """py4j's error of a Java exception pyspark does not convert (classic Spark: a broadcast's
+    failure comes wrapped in an ExecutionException), where py4j is installed (not Connect)."""
+    try:
+        from py4j.protocol import Py4JJavaError
+    except ImportError:
+        return ()
+    return (Py4JJavaError,)
+
+
 class SparkBackend(Backend):
     """Spark SQL on a SparkSession (classic or Connect). Which of sqlnb's tables exist is read
     from the catalog once and kept (the catalog is slow to ask, and sqlnb's statements are
@@ -325,7 +335,7 @@ class SparkBackend(Backend):
     def __init__(self, session: Any, *, owned: bool = False) -> None:
         from pyspark.errors import PySparkException
 
-        self.errors = (PySparkException,)
+        self.errors = (PySparkException, *_java_errors())
         super().__init__(session)
         self.owned = owned
         self._relations: dict[str, str] | None = None
