@@ -10,8 +10,9 @@ partition being overwritten (Spark writes aside and swaps each partition when th
 which is why it allows that read only in this mode). An interruption leaves each table's old
 rows or its new ones under ``m``, never none. A partition the rows do not name is left as it
 is, so only the tables whose write always has rows (:data:`NEVER_EMPTY`: a row per model or per
-class) are written so; the others are copied first, as before (a text model's words: a training
-without a word is refused after its write, which must then have emptied them). The version rows
+class) are written so, and a text model's word tables (:data:`WORDS`) where the training read
+before its write that it learns a word (a training without one is refused there, before it
+writes anything); the others are copied first, as before. The version rows
 move last, in one statement with the new version's row (:func:`record`). Until then the
 version's number is not taken, so a write interrupted before it is completed by the next one
 (:mod:`sqlnb.keyrows`).
@@ -27,7 +28,7 @@ from sqlglot import exp
 from sqlnb import keyrows, templates
 from sqlnb.catalog import CLASSES, MODELS, PRIOR, TOKENIZERS, VERSIONS, Entry
 from sqlnb.kinds import ModelTable
-from sqlnb.kinds.text import BASE
+from sqlnb.kinds.text import BASE, SCORING, WORD_COUNTS
 
 if TYPE_CHECKING:  # (the writes import this module: it stays below them)
     from sqlnb.engine import Database
@@ -36,20 +37,24 @@ if TYPE_CHECKING:  # (the writes import this module: it stays below them)
 # The tables every write of a model puts a row in (one a model, or one a class), when it
 # writes them at all: a tokenizer's row is written with a tokenizer only.
 NEVER_EMPTY = frozenset(t.name for t in (MODELS, CLASSES, PRIOR, TOKENIZERS, BASE))
+# A text model's word tables: they have rows when the training learns a word, which a Spark
+# training reads before it writes (Training.words, sql/text/has_word.sql).
+WORDS = frozenset(t.name for t in (WORD_COUNTS, SCORING))
 
 
 def folds(
-    statements: Sequence[exp.Expr], name: str, tables: Iterable[ModelTable]
+    statements: Sequence[exp.Expr], name: str, tables: Iterable[ModelTable], *, words: bool = False
 ) -> frozenset[str]:
     """The tables of ``tables`` whose partition of model ``name`` the write's ``statements``
-    overwrite with rows it always has (:data:`NEVER_EMPTY`).
+    overwrite with rows it always has (:data:`NEVER_EMPTY`; with ``words``, read before the
+    write, the word tables too: :data:`WORDS`).
 
     >>> one = exp.insert("SELECT 1 AS n", "sqlnb_prior", columns=["n"], overwrite=True)
     >>> one.this.this.set("partition", exp.Partition(expressions=[exp.column("model").eq("m")]))
     >>> sorted(folds([one], "m", [PRIOR, CLASSES])), sorted(folds([one], "n", [PRIOR]))
     (['sqlnb_prior'], [])
     """
-    wanted = {t.name for t in tables} & NEVER_EMPTY
+    wanted = {t.name for t in tables} & (NEVER_EMPTY | (WORDS if words else frozenset()))
     found = (overwritten(s, name) for s in statements)
     return frozenset(t for t in found if t is not None and t in wanted)
 

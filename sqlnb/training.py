@@ -53,18 +53,22 @@ class Training:
     command: str | None = None
     keep: int = versions.KEEP
     replaced: dict[str, Any] | None = None  # the model it replaces, read before the write
+    words: exp.Select | None = None  # a row where it learns a word (Kind.has_word), read first
 
     def apply(self, *, functions: bool = True) -> Entry:
         """Run the statements in one transaction and :func:`finish` it (``functions`` off: a
         model that will not be committed); returns the model as written."""
         versions.check_keep(self.keep)  # before anything is written
         statements = self.statements
+        if functions and self.command and self.words is not None and not self.db.fetch(self.words):
+            raise SqlnbError(str(self.no_words))  # unwritten; else the word tables keep versions
         with self.db.transaction():
             kept = versions.Kept()
             if functions and self.command:  # the version it replaces is kept
                 # (a training read whether the model it replaces is calibrated)
                 calibrated = self.drops_calibration is not None if self.command == "train" else None
-                folds = keeping.folds(statements, self.model, (*SHARED, *self.kind.tables))
+                tables = (*SHARED, *self.kind.tables)
+                folds = keeping.folds(statements, self.model, tables, words=self.words is not None)
                 kept = versions.before_write(
                     self.db, self.model, anew=self.command in versions.ANEW, calibrated=calibrated,
                     folds=folds, replaced=self.replaced)  # fmt: skip
@@ -310,8 +314,10 @@ def train(
     if isinstance(source, Docs):  # a long stop-word list, kept for the queries after this
         statements += (tokenizer or Tokenizer()).storing()
     dropped = replaced.get(catalog.METHOD)  # replacing the model deletes it
+    overwrites = dialect is None and db.backend.keeps_in_overwrite  # (Training.words)
+    words = the_kind.has_word(batch.inputs, labeled, params) if overwrites else None
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
-                    _named(source), dropped, "train", replaced=replaced)  # fmt: skip
+                    _named(source), dropped, "train", replaced=replaced, words=words)  # fmt: skip
 
 
 def append(

@@ -275,7 +275,8 @@ def before_write(
     if db.backend.keeps_in_overwrite:  # the write's overwrites keep the rows they replace
         folded = frozenset(t.name for t in holding if t.name in folds)
         copied = [t for t in holding if t.name not in folded and t is not VERSIONS]
-        _run(db, moving(db, name, target, copied, delete=False, replace=False, unkept=True))
+        if copied:  # (a text model's: none, where the training read that it learns a word)
+            _run(db, moving(db, name, target, copied, delete=False, replace=False, unkept=True))
         number = max(int(r["version"]) for r in rows) + 1  # (rows: dropped ones too)
         return Kept(False, earlier, none, target, folded, number)
     _run(db, moving(db, name, target, holding, delete=False, replace=False))

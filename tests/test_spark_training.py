@@ -1,8 +1,9 @@
 """Issue 38: a training's statements on Spark. A table the training writes has the model's
 partition overwritten (INSERT OVERWRITE ... PARTITION) instead of dropped first; retraining
 leaves no row of the old model and touches no other model's rows, and keeps the replaced
-version (in the overwrite itself where the table has a row a class); every table's rows, the
-kept version's included, equal DuckDB's after the same commands."""
+version (in the overwrite itself, where the table has a row a class or the training read before
+it wrote that it learns a word); every table's rows, the kept version's included, equal
+DuckDB's after the same commands."""
 
 from __future__ import annotations
 
@@ -80,12 +81,10 @@ def test_retraining_on_spark_overwrites_the_models_partitions_only():
         assert [r for r in _rows(spark, "sqlnb_tokenizers") if r[0] == "m"] == []
         text = "\n".join(traces).replace("`", "")
         for table in WRITTEN[:-1]:  # (the tokenizer's row is not written again: dropped)
-            # a table with a row a class (or the model's one) keeps the replaced rows in its
-            # overwrite, both keys' partitions at once (issue 38); the others are copied first
-            kept = table in ("sqlnb_models", "sqlnb_classes", "sqlnb_prior", "sqlnb_base")
-            overwrite = "PARTITION(model) (" if kept else "PARTITION(model = 'm')"
-            assert f"INSERT OVERWRITE TABLE {table} {overwrite}" in text, table
-            assert (f"INSERT INTO {table} (" in text) is not kept, table
+            # each keeps the replaced rows in its overwrite, both keys' partitions at once
+            # (issue 38): the word tables too, the training having read that it learns a word
+            assert f"INSERT OVERWRITE TABLE {table} PARTITION(model) (" in text, table
+            assert f"INSERT INTO {table} (" not in text, table
             assert f"ALTER TABLE {table} DROP IF EXISTS PARTITION(model = 'm')" not in text, table
         assert "INSERT OVERWRITE TABLE sqlnb_versions PARTITION(model) (" in text
         assert "INSERT INTO sqlnb_versions" not in text  # (moved and recorded at once)
@@ -111,7 +110,8 @@ def test_an_interrupted_retraining_on_spark_leaves_the_replaced_version_kept(mon
     """Without transactions, a retraining interrupted after some of its overwrites kept the
     replaced rows under the version's key (but before the version row moved) leaves them
     there: the next write keeps them, not the interrupted write's rows now under the name,
-    and a rollback to the version gives the first model back, row for row."""
+    and a rollback to the version gives the first model back, row for row. A retraining
+    that learns no word is refused before it writes: every row stays as it was."""
     from sqlnb.engine import Database
 
     gen = open_engine("spark")
@@ -124,8 +124,8 @@ def test_an_interrupted_retraining_on_spark_leaves_the_replaced_version_kept(mon
         db = engine.db
         original = Database.execute
         # interrupted before the new version's row (every table written), and before the
-        # prior's overwrite (the catalog's and the classes' done, the words copied)
-        for model, stop in (("a", "sqlnb_versions"), ("b", "sqlnb_prior")):
+        # scoring table's overwrite (the classes', the word counts' and the prior's done)
+        for model, stop in (("a", "sqlnb_versions"), ("b", "sqlnb_scoring")):
             sqlnb.train(db, sqlnb.Docs("docs"), model=model)
             first = _model_rows(db, model)
 
@@ -148,6 +148,11 @@ def test_an_interrupted_retraining_on_spark_leaves_the_replaced_version_kept(mon
             assert kept == [(1, False), (2, True)], model
             versions.rollback(db, model, 1)
             assert _model_rows(db, model) == first, model
+        engine.load("elsewhere", pd.DataFrame({"doc_id": [9], "word": ["z"], "count": [1.0]}))
+        before = {t: _rows(db, t) for t in (*WRITTEN, "sqlnb_versions")}
+        with pytest.raises(sqlnb.SqlnbError, match="has no word of a document in labels table"):
+            sqlnb.train(db, "elsewhere", "labels", model="a")
+        assert {t: _rows(db, t) for t in (*WRITTEN, "sqlnb_versions")} == before
     finally:
         for _ in gen:
             pass

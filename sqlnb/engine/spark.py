@@ -286,9 +286,12 @@ def stop(session: Any) -> None:
         sharing.finish()
 
 
-# An overwrite of the partitions its rows name (sqlnb.versions.keeping), not of a given one.
+# An overwrite of the partitions its rows name (sqlnb.versions.keeping), not of a given one,
+# after the statement's WITH clause if it has one (the scoring table's: its pivot). (Where a
+# literal holds such text, a static partition's overwrite runs in the dynamic mode: the same.)
 _DYNAMIC = re.compile(
-    r"\s*INSERT\s+OVERWRITE\s+TABLE\s+\S+\s+PARTITION\s*\(\s*`?model`?\s*\)", re.IGNORECASE
+    r"(\s*WITH\b.*?)?\s*INSERT\s+OVERWRITE\s+TABLE\s+\S+\s+PARTITION\s*\(\s*`?model`?\s*\)",
+    re.IGNORECASE | re.DOTALL,
 )
 _OVERWRITE_MODE = "spark.sql.sources.partitionOverwriteMode"
 # A temporary table of a query as the Spark dialect writes it (Dialect.cached_temporary).
