@@ -5,7 +5,8 @@ A write that keeps the version it replaces under the version's key does not take
 number until its last statement (:func:`sqlnb.keeping.record`). A write interrupted before it
 leaves some tables' replaced rows under the key and its own rows under the name, so every write
 keeps the rows it finds under the key and takes the name's only where the key has none: the
-next write completes the keeping, and the replaced version is whole.
+next write completes the keeping, and the replaced version is whole. A version dropped beyond
+``--keep`` has its key's partitions emptied by one statement (:func:`emptying`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlglot import exp
+
+from sqlnb.engine import dialects
 
 
 def replaced(
@@ -40,3 +43,22 @@ def unkept(table: exp.Table, key: str) -> exp.Expr:
     write's."""
     kept = exp.select("1").from_(table.copy()).where(exp.column("model").eq(exp.convert(key)))
     return exp.Not(this=exp.Exists(this=kept))
+
+
+def emptying(deletes: Sequence[exp.Expr], d: dialects.Dialect) -> list[exp.Expr]:
+    """:func:`sqlnb.catalog.deletes` of one key's rows, as dialect ``d`` runs them best: where
+    tables are partitioned by model, one statement that overwrites each partition with no rows,
+    in their order (Spark's multi-insert: a version dropped beyond ``--keep`` emptied its
+    partitions in a statement each, eight for a text model).
+
+    >>> from sqlnb.catalog import CLASSES, PRIOR, deletes
+    >>> done = emptying(deletes("m", [CLASSES, PRIOR]), dialects.dialect("spark"))
+    >>> text = " ".join(dialects.script(done, "spark").split())
+    >>> print(len(done), text[:29], text.count("INSERT OVERWRITE TABLE"))
+    1 FROM ( SELECT 1 AS one ) AS s 2
+    """
+    overwrites = [dialects.by_model(s) for s in deletes] if d.partition_by_model else []
+    if len(overwrites) < 2 or not all(isinstance(o, exp.Insert) for o in overwrites):
+        return list(deletes)
+    source = exp.select(exp.convert(1).as_("one")).subquery("s")
+    return [exp.MultitableInserts(expressions=overwrites, source=source)]

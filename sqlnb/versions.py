@@ -329,7 +329,10 @@ def _dropping(db: Database, name: str, version: Version) -> list[exp.Expr]:
     kinds = [found.kind_name] if found is not None else []
     tables = [t for t in _tables(db, kinds=kinds) if t.name not in none]
     statements = catalog.deletes(version.where, tables[:-1])
-    return statements + moving(db, version.where, _gone(name), [VERSIONS], replace=False)
+    moved = moving(db, version.where, _gone(name), [VERSIONS], replace=False)
+    if db.dialect.partition_by_model:  # (Spark) its row copied, then its partitions emptied
+        return [*moved[:-1], *keyrows.emptying([*statements, moved[-1]], db.dialect)]
+    return statements + moved
 
 
 def _chosen(db: Database, name: str, version: int) -> Version:

@@ -95,6 +95,19 @@ def test_retraining_on_spark_overwrites_the_models_partitions_only():
         # the tokenizer's partition overwritten with no rows; no partition dropped anywhere
         assert "INSERT OVERWRITE TABLE sqlnb_tokenizers PARTITION(model = 'm') (" in text
         assert re.findall(r"ALTER TABLE (\w+) DROP", text) == []  # sqlnb_scoring's neither
+        # a dropped version's partitions emptied by one statement (Spark's multi-insert)
+        traces.clear()
+        spark.tracer = traces.append
+        versions.drop_version(spark, "m", 1)
+        spark.tracer = None
+        versions.drop_version(duck, "m", 1)
+        emptied = [t for t in traces if t.lstrip().startswith("FROM")]
+        assert len(emptied) == 1 and emptied[0].count("INSERT OVERWRITE TABLE") >= 7
+        for table in (*WRITTEN, "sqlnb_versions"):
+            assert [r for r in _rows(spark, table) if r[0] == "m\x1fv1"] == [], table
+        for table in WRITTEN:
+            assert _rows(spark, table) == _rows(duck, table), table
+        assert [(v.version, v.current) for v in versions.kept(spark, "m")] == [(2, True)]
     finally:
         for gen in engines.values():
             for _ in gen:

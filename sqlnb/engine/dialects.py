@@ -326,7 +326,7 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
     if d.cached_temporary and _temporary_of_query(tree):
         return [exp.Cache(this=tree.this.copy(), expression=tree.expression.copy())]
     if d.partition_by_model:
-        partitioned = _by_model(tree)
+        partitioned = by_model(tree)
         if partitioned is not None:
             return [partitioned]
     filled = _filled(tree)
@@ -367,7 +367,7 @@ def _temporary_of_query(tree: exp.Expr) -> bool:
     return temporary and isinstance(tree.expression, exp.Query)
 
 
-def _by_model(tree: exp.Expr) -> exp.Expr | None:
+def by_model(tree: exp.Expr) -> exp.Expr | None:
     """Where tables are partitioned by model: the CREATE of one of sqlnb's tables (a column
     ``model``) with its partitions, a DELETE of one model's rows (whose table's other columns
     are known: ``meta["columns"]``, see catalog.deletes) as an overwrite of its partition with
