@@ -166,6 +166,7 @@ def test_predict_to_a_file_sorts_in_one_partition_without_a_range_shuffle(traine
         trained, "sqlnb-file", lambda: _statements(trained, lambda: trained.write_file(query, out))
     )
     assert [s for s in seen if "SORT BY doc_id" in s and "ORDER BY" not in s] == seen  # one
+    assert "/*+ REPARTITION(1) */" in seen[0] and "COALESCE(1)" not in seen[0]  # (not one task)
     assert len(seen) == 1 and jobs <= 6  # (6 before too here: at 2M ORDER BY took 2 more)
     got = pd.read_parquet(out)
     reference = next(open_engine("duckdb"))
