@@ -365,6 +365,13 @@ def calibration(db: Database, name: str, known: Entry | None = None) -> str | No
     return str(found[0][0]) if found and found[0][0] is not None else None
 
 
+def calibrated(db: Database, name: str, method: str | None) -> exp.Expr:
+    """The condition that model ``name``'s calibration is still ``method`` (a prediction that
+    applies it reads its rows; TRUE for None: one that applies none reads none)."""
+    query = _method(db, name) if method is not None else None
+    return exp.true() if query is None else query.subquery().eq(exp.convert(method))
+
+
 def _method(db: Database, name: str) -> exp.Select | None:
     """The query of model ``name``'s calibration method (None: no calibration table)."""
     if db.relation_type(CALIBRATION.node()) is None:
@@ -385,9 +392,11 @@ def drop(the_entry: Entry) -> list[exp.Expr]:
 
 
 def is_current(db: Database, the_entry: Entry) -> bool:
-    """Whether the model is still the one loaded (not retrained or dropped since)."""
-    found = row(db, the_entry.name)
-    keys: Sequence[str] = ("kind", "params", "trained_at")
+    """Whether the model is still the one loaded (not retrained or dropped since, nor its
+    calibration changed where it was loaded with it: a prediction applies that one)."""
+    known = METHOD in the_entry.info
+    found = row(db, the_entry.name, calibration=known)
+    keys: Sequence[str] = ("kind", "params", "trained_at", *([METHOD] if known else []))
     return found is not None and all(found[k] == the_entry.info.get(k) for k in keys)
 
 

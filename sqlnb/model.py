@@ -275,6 +275,7 @@ class Model(Entry):
         prediction then uses it (see :mod:`sqlnb.calibration`)."""
         self._check_current()
         fitted = calibration.fit(self.db, self, data, labels, method)
+        self.info.pop(catalog.METHOD, None)  # (it changes: read again where it is applied)
         written = training.Training(self.db, self.name, self.kind, self.params, [])
         written.command, written.keep = "calibrate", keep
         with self.db.transaction():
@@ -285,7 +286,6 @@ class Model(Entry):
                 self.db.execute(statement)
             self._check_current()
             training.finish(written, kept=kept)
-        self.info.pop(catalog.METHOD, None)  # (as loaded: read again where it is applied)
         return fitted
 
     def calibration(self) -> list[dict[str, Any]]:

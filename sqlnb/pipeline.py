@@ -218,6 +218,7 @@ class Pipeline:
         if doc is not None:  # of a --docs or --table source: every document, but this one
             one = exp.cast(exp.column("doc_id"), "VARCHAR").eq(exp.convert(doc))
             documents = exp.select("*").from_(documents.subquery("o")).where(one)
+        method = catalog.calibration(db, entry.name, entry) if calibrate else None
         if guard:
             fail = db.dialect.fail
             stop = exp.func(fail, exp.convert(stale(entry))) if fail else exp.null()
@@ -226,9 +227,9 @@ class Pipeline:
                 documents=documents,
                 model=model.copy(),
                 trained_at=str(entry.info["trained_at"]),
+                calibrated=catalog.calibrated(db, entry.name, method),
                 stale=stop,
             )
-        method = catalog.calibration(db, entry.name, entry) if calibrate else None
         step = catalog.METHODS.get(method) if method is not None else None
         scoring: list[tuple[str, exp.Query]] = [(JLL, jll)]
         if step == catalog.SCALE:  # softmax(jll / T): the jll divided before the posterior

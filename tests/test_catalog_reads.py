@@ -8,8 +8,12 @@ from __future__ import annotations
 import json
 
 import duckdb
+import pytest
 from cli import ENV, run
-from test_training_statements import LABELS, TOKENS
+from test_training_statements import LABELS, TOKENS, _database
+
+import sqlnb
+from sqlnb.errors import SqlnbError
 
 
 def _catalog_reads(profile) -> tuple[int, int]:
@@ -35,3 +39,26 @@ def test_predict_to_a_table_reads_the_catalog_once(tmp_path):
     # 3 before; no calibration probe (a column of that read) nor count of the table written
     # (DuckDB's CREATE TABLE AS gives it): 1 and 1 before
     assert _catalog_reads(profile) == (1, 0)
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "sqlite"])
+def test_a_model_recalibrated_after_its_load_is_refused(engine):
+    """The load reads the calibration's method with the catalog row, and the prediction
+    applies it: a recalibration since (another method, or none) is refused as a retraining
+    is, by the query's check where the engine fails one (DuckDB), else by the read after it
+    (SQLite), never scored with one method's map over another's rows."""
+    db = _database(engine)
+    sqlnb.train(db, "tokens", "labels", model="m")
+    sqlnb.load(db, "m").calibrate("tokens", "labels", method="sigmoid")
+    loaded = sqlnb.load(db, "m")
+    assert loaded.info["calibration"] == "sigmoid"
+    sqlnb.load(db, "m").calibrate("tokens", "labels", method="isotonic")
+    for act in (
+        lambda: loaded.predict_to("tokens", "out", replace=True),
+        lambda: loaded.evaluate("tokens", "labels"),
+    ):
+        with pytest.raises(SqlnbError, match="retrained or dropped after it was loaded"):
+            act()
+    again = sqlnb.load(db, "m")  # loaded again: the new method, and it predicts
+    assert again.info["calibration"] == "isotonic"
+    assert again.predict_to("tokens", "out", replace=True) == len(LABELS)

@@ -256,7 +256,8 @@ def predict(
                 data, str(output), proba=proba, replace=replace, unseen=unseen, **decided
             )
         else:
-            inner = m.prediction_query(data, proba=proba, unseen=unseen, **decided)
+            early = database.dialect.fail is None  # else the query checks it in one line
+            inner = m.prediction_query(data, proba=proba, unseen=unseen, early=early, **decided)
             names = [s.alias_or_name for s in inner.selects]
             keys = ["doc_id", *(["label"] if proba else [])]
             ordered = bulk.in_order(database, inner, keys)  # printed and file rows in order
