@@ -27,7 +27,7 @@ from sqlnb.inputs import Survey as Surveyed
 from sqlnb.kinds import KINDS, Kind, kind_for
 from sqlnb.kinds.base import Labeled
 from sqlnb.kinds.params import declared, resolved
-from sqlnb.kinds.text import carrying
+from sqlnb.kinds.text import carrying, has_word
 from sqlnb.kinds.wide import BY_WORD
 from sqlnb.pruning import Pruning
 from sqlnb.rebalancing import rebalanced
@@ -53,7 +53,7 @@ class Training:
     command: str | None = None
     keep: int = versions.KEEP
     replaced: dict[str, Any] | None = None  # the model it replaces, read before the write
-    words: exp.Select | None = None  # a row where it learns a word (Kind.has_word), read first
+    words: exp.Select | None = None  # a row where it learns a word (text.has_word), read first
 
     def apply(self, *, functions: bool = True) -> Entry:
         """Run the statements in one transaction and :func:`finish` it (``functions`` off: a
@@ -315,7 +315,7 @@ def train(
         statements += (tokenizer or Tokenizer()).storing()
     dropped = replaced.get(catalog.METHOD)  # replacing the model deletes it
     overwrites = dialect is None and db.backend.keeps_in_overwrite  # (Training.words)
-    words = the_kind.has_word(batch.inputs, labeled, params) if overwrites else None
+    words = has_word(the_kind, batch.inputs, labeled, params) if overwrites else None
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
                     _named(source), dropped, "train", replaced=replaced, words=words)  # fmt: skip
 

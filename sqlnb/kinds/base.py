@@ -271,11 +271,6 @@ class Kind:
         """Statements that insert the sufficient statistics."""
         raise NotImplementedError
 
-    def has_word(self, inputs: Inputs, labeled: Labeled, params: Params) -> exp.Select | None:
-        """A text kind's query of one row where its training learns a word (none: it learns
-        none); None where the kind has no words or cannot tell before counting."""
-        return None
-
     def derive(self, model: str, params: Params, n_classes: int) -> list[exp.Expr]:
         """Statements that insert the derived parameters from the stored counts of
         ``n_classes`` classes (0: any number, the classes numbered 0 ... n - 1 otherwise)."""

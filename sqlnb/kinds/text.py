@@ -217,19 +217,6 @@ class TextKind(Kind):
             )
         return [*statements, counting]
 
-    def has_word(self, inputs: Inputs, labeled: Labeled, params: Params) -> exp.Select | None:
-        """The query of one row where the training of :meth:`count` learns a word (no row:
-        none), as it reads its ``inputs`` and ``labeled`` documents. None with a document
-        transform, whose weights can turn a count to 0."""
-        if Tfidf.of(params) is not None:
-            return None
-        tokens: exp.Query = inputs[TOKENS]
-        if labeled.carried is not None:
-            with_labels = carried(tokens, *labeled.carried)
-            if with_labels is not None:
-                return templates.select("text/has_word_carried.sql", tokens=with_labels)
-        return templates.select("text/has_word.sql", tokens=tokens, labels=labeled.labels)
-
     def terms(self, params: Params) -> TextTerms:
         """A document's (word, count) bag, as the kind scores it (``scored``), each word's
         count times its weight (:mod:`sqlnb.kinds.wide`), the document transform first."""
@@ -400,3 +387,19 @@ def linear(kind: Kind, model: str, params: Params) -> exp.Expr | None:
 def _beta(params: Params) -> float:
     """Bernoulli's beta: alpha unless given."""
     return float(params["alpha"] if params["beta"] is None else params["beta"])
+
+
+def has_word(the_kind: Kind, inputs: Inputs, labeled: Labeled, params: Params) -> exp.Select | None:
+    """The query of one row where a text kind's training (:meth:`TextKind.count`) learns a
+    word (no row: none), as it reads its ``inputs`` and ``labeled`` documents, for a write that
+    must refuse a training without words before it writes. None for a kind without words, and
+    with a document transform, whose weights can turn a count to 0. (Not a member of
+    :class:`Kind`: the contract stays narrow; training asks it of text kinds alone.)"""
+    if not isinstance(the_kind, TextKind) or Tfidf.of(params) is not None:
+        return None
+    tokens: exp.Query = inputs[TOKENS]
+    if labeled.carried is not None:
+        with_labels = carried(tokens, *labeled.carried)
+        if with_labels is not None:
+            return templates.select("text/has_word_carried.sql", tokens=with_labels)
+    return templates.select("text/has_word.sql", tokens=tokens, labels=labeled.labels)
