@@ -56,14 +56,15 @@ def refresh(db: Database, model: str | None = None) -> None:
     if db.dialect.functions_check_tables and db.relation_type(BASE.node()) is None:
         return  # the engine checks a function's tables when it is created: no text model yet
     record = exp.to_table(RECORD)
-    built: list[tuple[Any, ...]] = []
     fresh = db.relation_type(record) is None  # no functions yet: no record to delete either
-    if not fresh:
-        built = db.fetch(exp.select("version", "settings").from_(record))
+    shape, built = Shape.read(db, form, None if fresh else record)  # (one read: a job on Spark)
     other = any(version != __version__ for version, _ in built)  # rows another sqlnb wrote
-    for statement in form.stale(db, model, other):
+    stale = form.stale(db, model, other)
+    for statement in stale:
         db.execute(statement)
-    keys = Shape.of(db, form).keys
+    if stale:  # (DuckDB's lookup rows: which models have none is part of the shape)
+        shape = Shape.of(db, form)
+    keys = shape.keys
     wanted: list[tuple[str, str | None]] = [(__version__, k) for k in sorted(keys)]
     if built and sorted(built, key=str) == sorted(wanted or [(__version__, None)], key=str):
         for row in form.rows(db, None if model is None else [model]):

@@ -16,6 +16,7 @@ from sqlnb.functions import forms, wrap
 from sqlnb.inputs import Docs
 from sqlnb.kinds import KINDS
 from sqlnb.kinds.tfidf import DOC_COUNT
+from sqlnb.version import __version__
 
 if TYPE_CHECKING:
     from sqlnb.engine import Database
@@ -59,12 +60,22 @@ class Shape:
     @classmethod
     def of(cls, db: Database, form: Form | None = None) -> Shape:
         """The database's shape now, for its ``form`` of functions (default: its own)."""
+        return cls.read(db, form)[0]
+
+    @classmethod
+    def read(
+        cls, db: Database, form: Form | None = None, record: exp.Table | None = None
+    ) -> tuple[Shape, list[tuple[str, str | None]]]:
+        """:meth:`of`, and in the same query the (version, settings) rows of the functions'
+        ``record`` (given: sqlnb_functions), another sqlnb's as one row (its version, None)."""
         form = form or forms.of(db)
         if form is None:
             raise SqlnbError(f"{db.dialect.name} keeps no SQL functions")
-        found: dict[str, list[Any]] = {tag: [] for tag in _READ}
-        for tag, value in db.fetch(_reading(db, form.lookup_rows)):
+        found: dict[str, list[Any]] = {tag: [] for tag in (*_READ, *_BUILT)}
+        for tag, value in db.fetch(_reading(db, form.lookup_rows, record)):
             found[str(tag)].append(value)
+        built = [(__version__, v) for v in found["built"]]
+        built += [(str(v), None) for v in found["other"] if v is not None]
         tokenizers = tuple(sorted(found["tokenizers"], key=lambda v: (v is not None, str(v))))
         steps = {catalog.METHODS.get(str(m)) for m in found["methods"]}
         transformed = any(v is not None for v in found["transformed"])
@@ -74,7 +85,7 @@ class Shape:
         kept = [json.loads(str(p)) for p in found["params"]]
         tree = any("hierarchy" in p for p in kept)
         multi = any(multilabel.marked(p) for p in kept)
-        return cls(tokenizers, scaled, mapped, transformed, lazy, models, tree, multi)
+        return cls(tokenizers, scaled, mapped, transformed, lazy, models, tree, multi), built
 
     @property
     def keys(self) -> list[str]:
@@ -100,10 +111,12 @@ class Shape:
 # What Shape.of reads, in one query: a row (tag, value) for each tokenizer, calibration method,
 # a model with a document transform (any), a text model without a lookup row, a model's params.
 _READ = ("tokenizers", "methods", "transformed", "missing", "params")
+# And, for Shape.read, the functions' record: this sqlnb's rows, and another's version if any.
+_BUILT = ("built", "other")
 
 
-def _reading(db: Database, lookup_rows: bool) -> exp.Query:
-    """The query of :meth:`Shape.of`: one statement instead of one a question (a job each on
+def _reading(db: Database, lookup_rows: bool, record: exp.Table | None = None) -> exp.Query:
+    """The query of :meth:`Shape.read`: one statement instead of one a question (a job each on
     Spark); the tables that do not exist (yet) are left out."""
     parts: dict[str, exp.Select] = {
         "tokenizers": exp.select(exp.column("settings").as_("v"))
@@ -121,8 +134,13 @@ def _reading(db: Database, lookup_rows: bool) -> exp.Query:
         )
     if lookup_rows:
         parts["missing"] = _missing(db).select(exp.column("model").as_("v"), append=False)
+    if record is not None:  # (its version, not a column of the union: one type in every part)
+        ours = exp.column("version").eq(exp.convert(__version__))
+        parts["built"] = exp.select(exp.column("settings").as_("v")).from_(record).where(ours)
+        other = exp.Max(this=exp.column("version")).as_("v")
+        parts["other"] = exp.select(other).from_(record.copy()).where(exp.not_(ours.copy()))
     query: exp.Query | None = None
-    for tag in _READ:
+    for tag in (*_READ, *_BUILT):
         if tag in parts:
             part = exp.select(exp.convert(tag).as_("tag"), exp.column("v", "r")).from_(
                 parts[tag].subquery("r", copy=False)
