@@ -20,6 +20,7 @@ import typer
 
 from sqlnb import settings
 from sqlnb.engine import Database
+from sqlnb.engine.connections import ALONE
 from sqlnb.errors import SqlnbError
 
 # Control characters (C0 but tab and newline, DEL, C1) as escapes: a label, a model name or
@@ -162,7 +163,11 @@ def opened(db: str, *, create: bool = False) -> Iterator[Database]:
         wait = WAIT.get()
         if wait is not None and not wait >= 0:
             raise settings.WAIT.refuse(wait, "")
-        database = Database.connect(db, create=create, wait=wait)
+        alone = ALONE.set(True)  # the command's one connection to its file
+        try:
+            database = Database.connect(db, create=create, wait=wait)
+        finally:
+            ALONE.reset(alone)
     database.on_commit = committing
     failed = True  # a file this command created is removed if the command fails
     profile = os.environ.get("SQLNB_PROFILE")
