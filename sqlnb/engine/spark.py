@@ -421,12 +421,12 @@ class SparkBackend(Backend):
         return None  # relation_type lists them once (its own cache)
 
     def relation_type(self, name: str) -> str | None:
-        if self._relations is None:
-            listed = self.connection.catalog.listTables(pattern="sqlnb_*")
+        if self._relations is None:  # (the catalog's listTables reads each table's metadata
+            # too: 0.2-0.3 s warm against 0.05-0.1 s for the two lists of names)
+            views = {r[1] for r in self._query("SHOW VIEWS LIKE 'sqlnb_*'").collect() if not r[2]}
+            listed = self._query("SHOW TABLES LIKE 'sqlnb_*'").collect()
             self._relations = {
-                t.name: "view" if "VIEW" in str(t.tableType).upper() else "table"
-                for t in listed
-                if not t.isTemporary
+                r[1]: "view" if r[1] in views else "table" for r in listed if not r[2]
             }
         if name.startswith("sqlnb_"):
             return self._relations.get(name)
