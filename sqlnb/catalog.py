@@ -63,6 +63,9 @@ VERSIONS = ModelTable(
 # The column of the calibration's method that a command's read of a catalog row may add
 # (:func:`row`): a model's Entry.info carries it from the load to the prediction.
 METHOD = "calibration"
+# The column of whether a query has a row, that a write's read of the row it replaces may add
+# (:func:`replaced`: a Spark training's "has a word" read, sqlnb.kinds.text.has_word).
+FOUND = "sqlnb_found"
 INTERNAL = "\x1f"  # in every key sqlnb keeps rows under that is not a model's name
 
 
@@ -260,26 +263,46 @@ def _hint(db: Database, name: str) -> str:
     return f" (models: {', '.join(names[:10])}{', ...' if len(names) > 10 else ''})"
 
 
-def row(db: Database, name: str, *, calibration: bool = False) -> dict[str, Any] | None:
+def row(
+    db: Database, name: str, *, calibration: bool = False, found: exp.Select | None = None
+) -> dict[str, Any] | None:
     """The catalog row of model ``name``, if there is one; with ``calibration``, also the
-    method of its calibration (column ``calibration``, None: uncalibrated) in the same read."""
+    method of its calibration (column ``calibration``, None: uncalibrated) in the same read;
+    with ``found`` (a query of one row or none), that row's first value (column
+    :data:`FOUND`, None: no row)."""
     if db.relation_type(MODELS.node()) is None:  # exists() would abort a transaction
         return None
     query = templates.select("catalog/models.sql").where(_named("m", name), copy=False)
     if calibration:
         method = _method(db, name)
         query = query.select((method.subquery() if method else exp.null()).as_(METHOD), copy=False)
+    if found is not None:
+        query = query.select(found.subquery().as_(FOUND), copy=False)
     rows = db.fetch_dicts(query)
     return rows[0] if rows else None
 
 
-def replaced(db: Database, name: str, *, script: bool = False) -> dict[str, Any]:
+def replaced(
+    db: Database, name: str, *, script: bool = False, found: exp.Select | None = None
+) -> dict[str, Any]:
     """Model ``name``'s catalog row with its calibration's method (``{}``: no such model),
     read once by a write that replaces it and passed to its steps (sqlnb's tables trusted
-    first, unless the write is a ``script`` for another database)."""
+    first, unless the write is a ``script`` for another database); with ``found``, whether
+    that query has a row, in the same read (:func:`has_row`)."""
     if not script:
         db.trusted(writing=True)
-    return row(db, name, calibration=True) or {}
+    return row(db, name, calibration=True, found=found) or {}
+
+
+def has_row(db: Database, query: exp.Select | None, replaced: dict[str, Any] | None) -> bool:
+    """Whether ``query`` (a query of one row or none; None: nothing to ask) has a row: as
+    read with the row of the model a write replaces (:func:`replaced`), or read now (a first
+    training: no such row to read it with)."""
+    if query is None:
+        return True
+    if replaced and FOUND in replaced:
+        return replaced[FOUND] is not None
+    return bool(db.fetch(query))
 
 
 def _named(alias: str, name: str) -> exp.Expr:

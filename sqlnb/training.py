@@ -53,14 +53,14 @@ class Training:
     command: str | None = None
     keep: int = versions.KEEP
     replaced: dict[str, Any] | None = None  # the model it replaces, read before the write
-    words: exp.Select | None = None  # a row where it learns a word (text.has_word), read first
+    words: exp.Select | None = None  # a row where it learns a word (text.has_word), catalog.has_row
 
     def apply(self, *, functions: bool = True) -> Entry:
         """Run the statements in one transaction and :func:`finish` it (``functions`` off: a
         model that will not be committed); returns the model as written."""
         versions.check_keep(self.keep)  # before anything is written
         statements = self.statements
-        if functions and self.command and self.words is not None and not self.db.fetch(self.words):
+        if functions and self.command and not catalog.has_row(self.db, self.words, self.replaced):
             raise SqlnbError(str(self.no_words))  # unwritten; else the word tables keep versions
         with self.db.transaction():
             kept = versions.Kept()
@@ -306,16 +306,16 @@ def train(
     # classes as surveyed, up to BY_WORD (their SQL grows with them); not a script, no weights
     survey = batch.survey if weights is None and not dialect else None
     known = classes.known(survey, BY_WORD) if survey else None
-    replaced = catalog.replaced(db, model, script=dialect is not None)  # (read once)
     labeled = carrying(source, named, Labeled.of(weighted, known), (weights, select, pruning))
+    overwrites = dialect is None and db.backend.keeps_in_overwrite  # (Training.words)
+    words = has_word(the_kind, batch.inputs, labeled, params) if overwrites else None
+    replaced = catalog.replaced(db, model, script=dialect is not None, found=words)  # (once)
     label_types = (batch.label_type, len(batch.label_values))
     statements = writing(db, model, the_kind, params, batch.inputs, labeled, label_types,
                          dialect=dialect, replaced=replaced)  # fmt: skip
     if isinstance(source, Docs):  # a long stop-word list, kept for the queries after this
         statements += (tokenizer or Tokenizer()).storing()
     dropped = replaced.get(catalog.METHOD)  # replacing the model deletes it
-    overwrites = dialect is None and db.backend.keeps_in_overwrite  # (Training.words)
-    words = has_word(the_kind, batch.inputs, labeled, params) if overwrites else None
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
                     _named(source), dropped, "train", replaced=replaced, words=words)  # fmt: skip
 
