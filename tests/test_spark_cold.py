@@ -1,6 +1,6 @@
 """Issue 38: a cold Spark command checks what it can before it starts any Spark work (a JVM
 and its catalog take seconds): predict's output file and train's model name and --keep,
-which need no database."""
+which need no database, and the name of the table it writes."""
 
 from __future__ import annotations
 
@@ -19,18 +19,21 @@ def _no_spark(url: str) -> None:
     [
         ("out.csv", "'out.csv' exists: give --replace to overwrite it"),
         ("out.txt", "'out.txt': a file must end in .parquet, .csv or .json"),
+        ("", "not a table name: ''"),
+        ("a.b.c.d", "not a table name: 'a.b.c.d'"),
+        ("a..b", "not a table name: 'a..b'"),
     ],
 )
-def test_predict_checks_its_output_file_before_starting_spark(
-    tmp_path, monkeypatch, output, message
-):
-    (tmp_path / output).write_text("kept\n")
+def test_predict_checks_its_output_before_starting_spark(tmp_path, monkeypatch, output, message):
+    if output:
+        (tmp_path / output).write_text("kept\n")
     monkeypatch.setattr(sqlnb.engine.spark, "open_session", _no_spark)
     code, _, err = run("predict", "local[2]", "--docs", "docs", "--output", output, cwd=tmp_path)
     assert code != 0
     assert message in err
     assert "Spark started" not in err
-    assert (tmp_path / output).read_text() == "kept\n"  # left as it was
+    if output:
+        assert (tmp_path / output).read_text() == "kept\n"  # left as it was
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from sqlnb import catalog, multilabel, settings, training, tuning, versions
+from sqlnb import catalog, multilabel, settings, templates, training, tuning, versions
 from sqlnb.cli import upkeep  # noqa: F401  (registers ``sqlnb functions``)
 from sqlnb.cli.console import (
     FILE_SUFFIXES,
@@ -238,6 +238,9 @@ def predict(
             fail(f"{output!r} exists: give --replace to overwrite it")
     elif printed:
         fail("give --output TABLE: the script writes the predictions into a table")
+    if not printed and not to_file:  # a table's name too (an empty part, four parts)
+        with errors():
+            templates.table(str(output))
     # sqlnb's relations listed once, not asked for one by one (DuckDB: 16 round trips -> 13)
     with opened(db) as database, database.probing():
         m = load(database, versions.reading(database, model_name, version))
