@@ -32,6 +32,22 @@ def test_an_inserts_order_is_kept_only_where_rows_are_stored_in_it() -> None:
     assert _insert(limited, "sqlite") == limited
 
 
+def test_a_keeping_overwrites_order_is_dropped_too() -> None:
+    """A Spark write's keeping overwrite (sqlnb.keeping) reads its new rows in one side of a
+    UNION ALL: their ORDER BY was a range exchange, a sampling job and a second final
+    aggregation of the word counts."""
+    union = (
+        "INSERT INTO t SELECT k.a FROM (SELECT o.a FROM (SELECT a FROM x ORDER BY a) AS o "
+        "UNION ALL SELECT a FROM y UNION ALL SELECT a FROM z ORDER BY a) AS k"
+    )
+    unordered = (
+        "INSERT INTO t SELECT k.a FROM (SELECT o.a FROM (SELECT a FROM x) AS o "
+        "UNION ALL SELECT a FROM y UNION ALL SELECT a FROM z) AS k"
+    )
+    assert _insert(union, "spark") == unordered
+    assert _insert(union, "duckdb") == union
+
+
 def test_a_duckdb_training_stores_its_word_counts_by_word(tmp_path: Path) -> None:
     words = [f"w{(i * 7919) % 997}" for i in range(3000)]
     tokens = pd.DataFrame({"doc_id": [i % 60 for i in range(3000)], "word": words, "count": 1})

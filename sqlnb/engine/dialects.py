@@ -348,11 +348,17 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
 
 def _unordered(query: exp.Expr | None) -> None:
     """An INSERT's query without its ORDER BY (a table's rows have no order), and so the query
-    it wraps as ``SELECT ... FROM (query) AS o`` (a Spark partition's overwrite); one with a
+    it wraps as ``SELECT ... FROM (query) AS o`` (a Spark partition's overwrite) and each side
+    of a ``UNION ALL`` it reads (a keeping overwrite: sqlnb.keeping; on Spark the word counts'
+    ORDER BY was a range exchange, its sampling job and a second final aggregation); one with a
     LIMIT keeps it. Changed in place: a statement runs once, as built."""
-    while isinstance(query, exp.Select):
+    while isinstance(query, (exp.Select, exp.SetOperation)):
         if query.args.get("order") and not query.args.get("limit"):
             query.set("order", None)
+        if isinstance(query, exp.SetOperation):
+            _unordered(query.this)
+            query = query.expression
+            continue
         source = query.args.get("from_")
         query = source.this.this if source and isinstance(source.this, exp.Subquery) else None
 

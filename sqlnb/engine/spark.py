@@ -448,10 +448,13 @@ class SparkBackend(Backend):
         return "view" if "VIEW" in str(kind).upper() else "table"
 
     def write_parquet(self, text: str, path: Path, types: dict[str, str]) -> None:
-        """Spark's Parquet writer, as one part file moved into place."""
+        """Spark's Parquet writer, as one part file moved into place. Through Spark Connect
+        the query reaches the server once, with the write (``session.sql`` would analyze it
+        in a round trip of its own first: a job more for each Parquet file it reads, whose
+        schema Spark infers in a job at each analysis)."""
         with scratch.folder(path.parent, ".sqlnb-") as folder:
             out = Path(folder).resolve() / "out"
-            self.connection.sql(text).coalesce(1).write.parquet(out.as_uri())
+            self._query(text).coalesce(1).write.parquet(out.as_uri())
             parts = sorted(out.glob("part-*.parquet"))
             if not parts:
                 raise OSError(f"Spark wrote no Parquet file into {out}")
