@@ -178,3 +178,43 @@ def test_predict_to_a_file_sorts_in_one_partition_without_a_range_shuffle(traine
     for (doc, label, proba), row in zip(sorted(expected), got.itertuples()):
         assert (row.doc_id, row.label) == (doc, label)
         assert row.proba == pytest.approx(proba, abs=1e-9)
+
+
+class _Conf:
+    """A Connect session's settings, as the server answers them."""
+
+    def __init__(self, master: str | None) -> None:
+        self.master, self.values = master, {}
+
+    def get(self, key: str) -> str:
+        if self.master is None:
+            raise RuntimeError("the server does not say")
+        return self.master
+
+    def set(self, key: str, value: str) -> None:
+        self.values[key] = value
+
+
+class _Session:
+    def __init__(self, master: str | None) -> None:
+        self.conf = _Conf(master)
+
+
+def test_a_connect_session_on_one_machine_plans_without_adaptive_execution():
+    """Adaptive execution runs each shuffle as a job and plans again after it: on a Connect
+    server that runs on one machine, sqlnb's own session turns it off and shuffles into two
+    partitions a core; a cluster's server, or one that does not say, is left as configured."""
+    from sqlnb.engine import spark
+
+    settings = {}
+    for master in ("local[3]", "local", "spark://h:7077", "yarn", None):
+        session = _Session(master)
+        spark._plan_locally(session)
+        settings[master] = session.conf.values
+    assert settings == {
+        "local[3]": {"spark.sql.adaptive.enabled": "false", "spark.sql.shuffle.partitions": "6"},
+        "local": {"spark.sql.adaptive.enabled": "false", "spark.sql.shuffle.partitions": "2"},
+        "spark://h:7077": {},
+        "yarn": {},
+        None: {},
+    }
