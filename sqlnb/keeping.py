@@ -13,15 +13,13 @@ is, so only the tables whose write always has rows (:data:`NEVER_EMPTY`: a row p
 class) are written so, and a text model's word tables (:data:`WORDS`) where the training read
 before its write that it learns a word (a training without one is refused there, before it
 writes anything); the others are copied first, as before. The version rows
-move last, in one statement with the new version's row (:func:`record`; a training's, as the
-write's last overwrite: :func:`recorded`). Until then the version's number is not taken, so a
-write interrupted before it is completed by the next one (:mod:`sqlnb.keyrows`). Where the
-engine has a multi-insert, consecutive overwrites run as one statement (:func:`folded`).
+move last, in one statement with the new version's row (:func:`record`). Until then the
+version's number is not taken, so a write interrupted before it is completed by the next one
+(:mod:`sqlnb.keyrows`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -34,7 +32,6 @@ from sqlnb.kinds.text import BASE, SCORING, WORD_COUNTS
 
 if TYPE_CHECKING:  # (the writes import this module: it stays below them)
     from sqlnb.engine import Database
-    from sqlnb.training import Training
     from sqlnb.versions import Kept
 
 # The tables every write of a model puts a row in (one a model, or one a class), when it
@@ -121,135 +118,18 @@ def record(db: Database, name: str, command: str, done: Kept, written: Entry) ->
     the replaced version's row moved under its key, in one statement. Until then the version
     row stays under the name: the version a write interrupted before it replaced is still
     listed as current (``sql/versions/keeping.sql``)."""
-    documents, words = written.info.get("n_docs") or 0, written.info.get("n_features") or 0
-    db.execute(_overwriting(VERSIONS, _rows(name, command, done, float(documents), int(words))))
-
-
-def recorded(
-    statements: Sequence[exp.Expr], written: Training, done: Kept, beyond: tuple[str, list[str]]
-) -> tuple[list[exp.Expr], Kept]:
-    """The ``statements`` of a write (``written``) that keeps the version it replaces in its
-    overwrites (:func:`rewritten`; ``done``: :func:`sqlnb.versions.before_write`), followed by
-    :func:`record`'s statement, its documents and words as the catalog row's (record.sql) from
-    the tables written before it, and ``beyond``'s (a key, the keys of the versions dropped
-    beyond ``--keep``) version rows copied under the key in it. Where the engine has a
-    multi-insert, the overwrites folded (:func:`folded`). Returns them, and ``done`` as
-    recorded (:func:`sqlnb.training.finish` records nothing more)."""
-    statements = rewritten(statements, written.model, done)
-    if done.key is None:
-        return statements, done
-    name, model = written.model, exp.column("model").eq(exp.convert(written.model))
-    documents = exp.select(exp.Sum(this=exp.column("n_docs"))).from_(CLASSES.node()).where(model)
-    words = written.kind.n_features(name, written.params)
-    rows = _rows(name, str(written.command), done, *(_or_0(q) for q in (documents, words)))
-    gone, dropped = beyond
-    if dropped:  # their version rows beside the earlier dropped ones: numbers never given again
-        copied = exp.select(*VERSIONS.columns, exp.convert(gone).as_("model"))
-        wheres = exp.column("model").isin(*(exp.convert(k) for k in (gone, *dropped)))
-        rows = exp.union(rows, copied.from_(VERSIONS.node()).where(wheres), distinct=False)
-    statements = [*statements, _overwriting(VERSIONS, rows)]
-    fold = written.db.backend.multi_insert
-    return (folded(statements) if fold else statements), dataclasses.replace(done, recorded=True)
-
-
-def _or_0(value: exp.Expr) -> exp.Expr:
-    """``value`` (a query: its one value), or 0 where it is NULL (as :func:`record` reads it)."""
-    node = value.subquery() if isinstance(value, exp.Query) else value
-    return exp.Coalesce(this=node, expressions=[exp.convert(0)])
-
-
-def _rows(
-    name: str, command: str, done: Kept, documents: exp.Expr | float, words: exp.Expr | int
-) -> exp.Query:
-    """The version rows :func:`record` writes, with these ``documents`` and ``words``."""
     assert done.key is not None
     rows = templates.render(
         "versions/keeping.sql",
         model_name=name,
         version=done.number,
         command=command,
-        documents=documents,
-        words=words,
+        documents=float(written.info.get("n_docs") or 0),
+        words=int(written.info.get("n_features") or 0),
         kept=done.key,
     )
     assert isinstance(rows, exp.Query)
-    return rows
-
-
-def folded(statements: Sequence[exp.Expr]) -> list[exp.Expr]:
-    """``statements`` with each run of keeping overwrites (:func:`_overwriting`'s: both keys'
-    partitions) in a row as one multi-insert (Spark's ``FROM s INSERT OVERWRITE a ...
-    INSERT OVERWRITE b ...``): one round trip and one plan, and the inserts run in their
-    order, so an interruption leaves what the statements one by one would. A run ends before
-    an overwrite that reads a table the run writes (the statement's tables are listed when it
-    is planned, before any insert runs). The inserts' one source is their rows side by side:
-    a column per column of each (``s<i>_<j>``, NULL in the others' rows) and ``sqlnb_into``,
-    the insert's number, by which each insert takes its rows (Spark reads a branch of the
-    union only in the insert that takes it: its filter is false in the others). A
-    multi-insert's inserts cannot read a table of their own (one ``FROM`` feeds them all).
-
-    >>> from sqlnb.engine import dialects
-    >>> one = _overwriting(PRIOR, exp.select("1 AS class_id", "'a' AS label", "0.0 AS log_prior",
-    ...     "'m' AS model"))
-    >>> two = _overwriting(CLASSES, exp.select("1 AS class_id", "'a' AS label", "1.0 AS n_docs",
-    ...     "'m' AS model"))
-    >>> [type(s).__name__ for s in folded([one, two, one])]
-    ['MultitableInserts', 'Insert']
-    >>> text = " ".join(dialects.script(folded([one, two]), "spark").split())
-    >>> text.count("INSERT OVERWRITE TABLE"), text.count("WHERE sqlnb_into")
-    (2, 2)
-    """
-    done: list[exp.Expr] = []
-    run: list[exp.Insert] = []
-    for statement in [*statements, None]:
-        table, targets = _keeping(statement), {_keeping(r) for r in run}
-        query = statement.expression if isinstance(statement, exp.Insert) else None
-        reads = {t.name for t in query.find_all(exp.Table)} if query else set()
-        if run and (table is None or table in targets or reads & targets):
-            done.append(run[0] if len(run) == 1 else _multi(run))
-            run = []
-        if statement is not None and table is None:
-            done.append(statement)
-        elif statement is not None:
-            assert isinstance(statement, exp.Insert)
-            run.append(statement)
-    return done
-
-
-def _keeping(statement: exp.Expr | None) -> str | None:
-    """The table a keeping overwrite writes (:func:`_overwriting`; its ``WITH``, if any, in its
-    query), or None."""
-    if not isinstance(statement, exp.Insert) or statement.args.get("with_") is not None:
-        return None
-    schema = statement.this
-    table = schema.this if isinstance(schema, exp.Schema) else None
-    if not statement.args.get("overwrite") or not isinstance(table, exp.Table):
-        return None
-    partition = table.args.get("partition")
-    if partition is None or partition.expressions != [exp.column("model")]:
-        return None
-    return str(table.name)
-
-
-def _multi(run: Sequence[exp.Insert]) -> exp.Expr:
-    """The keeping overwrites ``run`` as one multi-insert (:func:`folded`)."""
-    names = [[c.name for c in s.this.expressions] for s in run]
-    wide = [f"s{i}_{j}" for i, columns in enumerate(names) for j in range(len(columns))]
-    source: exp.Query | None = None
-    inserts = []
-    for i, statement in enumerate(run):
-        mine = {f"s{i}_{j}": c for j, c in enumerate(names[i])}
-        rows = exp.select(
-            exp.convert(i).as_("sqlnb_into"),
-            *((exp.column(mine[w], "r") if w in mine else exp.null()).as_(w) for w in wide),
-        ).from_(statement.expression.subquery("r"))
-        source = rows if source is None else exp.union(source, rows, distinct=False)
-        taken = exp.select(*(exp.column(w).as_(c) for w, c in zip(mine, names[i])))
-        insert = statement.copy()
-        insert.set("expression", taken.where(exp.column("sqlnb_into").eq(exp.convert(i))))
-        inserts.append(insert)
-    assert source is not None
-    return exp.MultitableInserts(expressions=inserts, source=source.subquery("s"))
+    db.execute(_overwriting(VERSIONS, rows))
 
 
 def _overwriting(table: ModelTable, rows: exp.Query, node: exp.Table | None = None) -> exp.Insert:

@@ -72,8 +72,7 @@ class Training:
                 kept = versions.before_write(
                     self.db, self.model, anew=self.command in versions.ANEW, calibrated=calibrated,
                     folds=folds, replaced=self.replaced)  # fmt: skip
-                beyond = versions.beyond(kept, self.model, self.keep)  # (rows recorded in it)
-                statements, kept = keeping.recorded(statements, self, kept, beyond)
+                statements = keeping.rewritten(statements, self.model, kept)
                 if kept.moved:  # its rows moved: none left to delete
                     statements = [s for s in statements if not catalog.deleting(s, self.model)]
                 elif kept.empty:  # nor where the model it replaces has none, and this one
@@ -106,7 +105,7 @@ def finish(
     db, model, the_kind = written.db, written.model, written.kind
     entry, problem = catalog.written(db, model, the_kind)
     recorded = bool(functions and written.command and kept is not None and kept.key)
-    if recorded and kept is not None and not kept.recorded:  # before any refusal (no undo)
+    if recorded and kept is not None:  # before any refusal: no transaction undoes the write
         keeping.record(db, model, str(written.command), kept, entry)
     the_kind.checks.trained(db, model, written.params)
     if problem is not None:
@@ -125,7 +124,8 @@ def _none_in(statement: exp.Expr, model: str, empty: frozenset[str]) -> bool:
     return catalog.deleting(statement, model) and statement.this.name in empty
 
 
-def _into(statement: exp.Insert) -> str:  # the table ``statement`` inserts into
+def _into(statement: exp.Insert) -> str:
+    """The table ``statement`` inserts into."""
     into = statement.this
     return str((into.this if isinstance(into, exp.Schema) else into).name)
 

@@ -71,20 +71,3 @@ def test_a_duckdb_training_stores_its_word_counts_by_word(tmp_path: Path) -> Non
         ).fetchall()
     assert len(set(stored)) == 997 and stored == sorted(stored)
     assert counts == expected
-
-
-def test_the_order_is_dropped_in_a_multi_insert_too() -> None:
-    """Spark's keeping overwrites folded into one multi-insert (sqlnb.keeping.folded) read
-    their rows in its one source: an ORDER BY is dropped there as well."""
-    from sqlglot import exp
-
-    from sqlnb import keeping
-    from sqlnb.catalog import CLASSES, PRIOR
-
-    rows = exp.select("1 AS class_id", "'a' AS label", "1.0 AS n", "'m' AS model").from_("x")
-    rows = rows.order_by("label")
-    both = [keeping._overwriting(t, rows.copy()) for t in (CLASSES, PRIOR)]
-    (multi,) = keeping.folded(both)
-    assert isinstance(multi, exp.MultitableInserts) and "ORDER BY" in multi.sql("spark")
-    (done,) = dialects.statements_for(multi, dialects.dialect("spark"))
-    assert "ORDER BY" not in done.sql("spark") and done.sql("spark").count("INSERT") == 2

@@ -45,9 +45,6 @@ class Backend:
     # partition overwrite: written aside, swapped after the job): a write keeps the version
     # it replaces without copying it first (sqlnb.versions.keeping)
     keeps_in_overwrite = False
-    # whether statements can share one source (Spark's multi-insert, ``FROM s INSERT OVERWRITE
-    # a ... INSERT OVERWRITE b ...``): a write's keeping overwrites are folded (sqlnb.keeping)
-    multi_insert = False
     # whether a CREATE TABLE ... AS run as a query gives the rows it wrote, as one row with
     # one number (DuckDB's result, PostgreSQL's command tag): a written table is not counted
     counts_created = False

@@ -323,8 +323,6 @@ def statements_for(tree: exp.Expr, d: Dialect) -> list[exp.Expr]:
         return [replaced]
     if isinstance(tree, exp.Insert) and not d.ordered_inserts:
         _unordered(tree.expression)
-    if isinstance(tree, exp.MultitableInserts) and not d.ordered_inserts:  # (sqlnb.keeping)
-        _unordered(tree.args["source"].this)  # the inserts' rows, side by side
     if d.cached_temporary and _temporary_of_query(tree):
         return [exp.Cache(this=tree.this.copy(), expression=tree.expression.copy())]
     if d.partition_by_model:

@@ -303,11 +303,10 @@ def stop(session: Any) -> None:
 
 
 # An overwrite of the partitions its rows name (sqlnb.versions.keeping), not of a given one,
-# after the statement's WITH clause if it has one (the scoring table's: its pivot), or the
-# FROM of a multi-insert of such overwrites (sqlnb.keeping.folded). (Where a
+# after the statement's WITH clause if it has one (the scoring table's: its pivot). (Where a
 # literal holds such text, a static partition's overwrite runs in the dynamic mode: the same.)
 _DYNAMIC = re.compile(
-    r"(\s*(WITH|FROM)\b.*?)?\s*INSERT\s+OVERWRITE\s+TABLE\s+\S+\s+PARTITION\s*\(\s*`?model`?\s*\)",
+    r"(\s*WITH\b.*?)?\s*INSERT\s+OVERWRITE\s+TABLE\s+\S+\s+PARTITION\s*\(\s*`?model`?\s*\)",
     re.IGNORECASE | re.DOTALL,
 )
 _OVERWRITE_MODE = "spark.sql.sources.partitionOverwriteMode"
@@ -351,7 +350,6 @@ class SparkBackend(Backend):
     sorts_one_partition = True
     distributes_documents = True
     keeps_in_overwrite = True
-    multi_insert = True
 
     def __init__(self, session: Any, *, owned: bool = False) -> None:
         from pyspark.errors import PySparkException
