@@ -112,12 +112,23 @@ def keeping(statement: exp.Expr, name: str, key: str) -> exp.Expr:
     return kept
 
 
-def record(db: Database, name: str, command: str, done: Kept, written: Entry) -> None:
+def record(
+    db: Database,
+    name: str,
+    command: str,
+    done: Kept,
+    written: Entry,
+    beyond: tuple[str, Sequence[str]] = ("", ()),
+) -> None:
     """After the write of model ``name`` that kept the version it replaces (``done.key``):
     the new version's row, from the catalog row as the write read it back (``written``), and
     the replaced version's row moved under its key, in one statement. Until then the version
     row stays under the name: the version a write interrupted before it replaced is still
-    listed as current (``sql/versions/keeping.sql``)."""
+    listed as current (``sql/versions/keeping.sql``). ``beyond``: the name's "dropped" key
+    and where the versions the write drops beyond ``--keep`` are kept
+    (:func:`sqlnb.versions.beyond`), whose version rows the same statement copies under that
+    key, beside those dropped before (a statement fewer: their numbers are never given again,
+    and :func:`sqlnb.versions.after_write` then empties their partitions)."""
     assert done.key is not None
     rows = templates.render(
         "versions/keeping.sql",
@@ -129,6 +140,11 @@ def record(db: Database, name: str, command: str, done: Kept, written: Entry) ->
         kept=done.key,
     )
     assert isinstance(rows, exp.Query)
+    gone, dropped = beyond
+    if dropped:  # (the dropped key's own rows, read back: its partition is overwritten)
+        copied = exp.select(*VERSIONS.columns, exp.convert(gone).as_("model"))
+        wheres = exp.column("model").isin(*(exp.convert(k) for k in (gone, *dropped)))
+        rows = exp.union(rows, copied.from_(VERSIONS.node()).where(wheres), distinct=False)
     db.execute(_overwriting(VERSIONS, rows))
 
 

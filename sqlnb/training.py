@@ -106,7 +106,8 @@ def finish(
     entry, problem = catalog.written(db, model, the_kind)
     recorded = bool(functions and written.command and kept is not None and kept.key)
     if recorded and kept is not None:  # before any refusal: no transaction undoes the write
-        keeping.record(db, model, str(written.command), kept, entry)
+        beyond = versions.beyond(kept, model, written.keep)  # (their rows copied: one statement)
+        keeping.record(db, model, str(written.command), kept, entry, beyond)
     the_kind.checks.trained(db, model, written.params)
     if problem is not None:
         raise SqlnbError(f"{written.reads or 'the data'}: the model's counts overflow ({problem})")
@@ -124,8 +125,7 @@ def _none_in(statement: exp.Expr, model: str, empty: frozenset[str]) -> bool:
     return catalog.deleting(statement, model) and statement.this.name in empty
 
 
-def _into(statement: exp.Insert) -> str:
-    """The table ``statement`` inserts into."""
+def _into(statement: exp.Insert) -> str:  # the table ``statement`` inserts into
     into = statement.this
     return str((into.this if isinstance(into, exp.Schema) else into).name)
 

@@ -308,22 +308,35 @@ def after_write(
     if not recorded:
         known = bool(earlier)  # then before_write found the versions table (else: made here)
         _run(db, [*([] if known else [templates.render(VERSIONS.create)]), _record(name, command)])
+    copied = recorded and done is not None and done.earlier is not None  # (keeping.record)
     if earlier is None:
         earlier = [v for v in kept(db, name) if not v.current]
-    for old in earlier[: max(len(earlier) + 1 - keep, 0)]:
-        _run(db, _dropping(db, name, old))
+    for old in _beyond(earlier, keep):
+        _run(db, _dropping(db, name, old, copied=copied))
+
+
+def _beyond(earlier: list[Version], keep: int) -> list[Version]:
+    """The oldest of the ``earlier`` versions (not current) beyond ``keep`` in all."""
+    return earlier[: max(len(earlier) + 1 - keep, 0)]
+
+
+def beyond(done: Kept, name: str, keep: int) -> tuple[str, list[str]]:
+    """The key of model ``name``'s dropped version rows, and where the versions its write
+    (``done``: :func:`before_write`) drops beyond ``keep`` are kept (none where not known)."""
+    return _gone(name), [v.where for v in _beyond(done.earlier or [], keep)]
 
 
 def check_keep(keep: int) -> None:
     settings.KEEP.check(keep)
 
 
-def _dropping(db: Database, name: str, version: Version) -> list[exp.Expr]:
+def _dropping(db: Database, name: str, version: Version, *, copied: bool = False) -> list[exp.Expr]:
     """Delete a kept, not current version's rows; its version row moves under the name's
     "dropped" key, beside those of the versions dropped before it (a row each: after a
     rollback the highest number is not always the last dropped), so that its number is never
-    given again. Every DELETE is of whole keys (on Spark, a partition each), not of the
-    tables the version has no rows in (:func:`empty`)."""
+    given again (``copied``: the write's version rows copied it, sqlnb.keeping.record). Every
+    DELETE is of whole keys (on Spark, a partition each), not of the tables the version has no
+    rows in (:func:`empty`)."""
     found = _kind_of(db, version.where)
     none = empty(found.info) if found is not None else frozenset()
     kinds = [found.kind_name] if found is not None else []
@@ -331,7 +344,8 @@ def _dropping(db: Database, name: str, version: Version) -> list[exp.Expr]:
     statements = catalog.deletes(version.where, tables[:-1])
     moved = moving(db, version.where, _gone(name), [VERSIONS], replace=False)
     if db.dialect.partition_by_model:  # (Spark) its row copied, then its partitions emptied
-        return [*moved[:-1], *keyrows.emptying([*statements, moved[-1]], db.dialect)]
+        copy = [] if copied else moved[:-1]
+        return [*copy, *keyrows.emptying([*statements, moved[-1]], db.dialect)]
     return statements + moved
 
 
