@@ -232,8 +232,8 @@ def overwrites(statements: Sequence[exp.Expr], model: str, d: dialects.Dialect) 
             expression=rows,
             overwrite=True,
         )
-        if statement.args.get("with") is not None:
-            overwrite.set("with", statement.args["with"].copy())
+        if statement.args.get("with_") is not None:
+            overwrite.set("with_", statement.args["with_"].copy())
         done[i] = overwrite
         done[pending.pop(table.name)] = None
     return [s for s in done if s is not None]

@@ -107,8 +107,8 @@ def keeping(statement: exp.Expr, name: str, key: str) -> exp.Expr:
     source.set("partition", None)
     rows = exp.union(written, keyrows.replaced(source, columns, name, key), distinct=False)
     kept = _overwriting(ModelTable(table.name, tuple(columns)), rows, source)
-    if statement.args.get("with") is not None:
-        kept.set("with", statement.args["with"].copy())
+    if statement.args.get("with_") is not None:
+        kept.set("with_", statement.args["with_"].copy())
     return kept
 
 
