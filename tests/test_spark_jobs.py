@@ -218,3 +218,14 @@ def test_a_connect_session_on_one_machine_plans_without_adaptive_execution():
         "yarn": {},
         None: {},
     }
+
+
+@pytest.mark.spark
+def test_a_url_never_takes_the_session_a_process_already_runs(trained):
+    """Spark's getOrCreate returns the process's running session whatever the URL asks for,
+    and sqlnb stops a session it opened at its close: given ``local[2]`` where the caller's
+    session runs, sqlnb refuses in one line (pass the session instead) and the session lives."""
+    with pytest.raises(sqlnb.SqlnbError, match=r"^a Spark session already runs in this process"):
+        sqlnb.train("local[2]", "tokens", "labels", model="other")
+    assert trained.connection.sql("SELECT 1 AS one").collect()[0][0] == 1
+    assert "other" not in [m["model"] for m in sqlnb.models(trained)]

@@ -75,14 +75,21 @@ def open_session(url: str) -> Any:
     from pyspark.sql import SparkSession
 
     if url.startswith("sc://"):
-        try:
-            session = SparkSession.builder.remote(url).getOrCreate()
+        try:  # a session of its own (getOrCreate: the process's active one, of any server)
+            session = SparkSession.builder.remote(url).create()
         except ImportError as error:  # the Connect client's packages
             raise SqlnbError(
                 f"Spark Connect needs {error.name or 'grpcio'}: pip install 'sqlnb[spark]'"
             ) from None
         _plan_locally(session)
         return session
+    from pyspark import SparkContext
+
+    if SparkContext._active_spark_context is not None:  # getOrCreate would return it (and
+        # sqlnb would stop it at its close): one context a process
+        raise SqlnbError(
+            f"a Spark session already runs in this process: pass it to sqlnb instead of {url!r}"
+        )
     defaults = _spark_defaults()
     builder = SparkSession.builder.master(master_of(url)).appName("sqlnb")
     if "spark.sql.catalogImplementation" not in defaults:
