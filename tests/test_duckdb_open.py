@@ -5,22 +5,14 @@ can open it again in the same process."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import cli
 import duckdb
 import pytest
+from test_duckdb_storage import storage
 
 from sqlnb.engine import Database, connections
-
-
-def storage(path: Path) -> str:
-    with duckdb.connect(str(path), read_only=True) as con:
-        (tags,) = con.execute(
-            "SELECT tags FROM duckdb_databases() WHERE NOT internal AND database_name <> 'temp'"
-        ).fetchone()
-    return str(tags["storage_version"])
 
 
 @pytest.fixture()
