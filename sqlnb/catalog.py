@@ -284,14 +284,25 @@ def row(
 
 def replaced(
     db: Database, name: str, *, script: bool = False, found: exp.Select | None = None
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     """Model ``name``'s catalog row with its calibration's method (``{}``: no such model),
     read once by a write that replaces it and passed to its steps (sqlnb's tables trusted
     first, unless the write is a ``script`` for another database); with ``found``, whether
-    that query has a row, in the same read (:func:`has_row`)."""
+    that query has a row, in the same read (:func:`has_row`). None, unread, where the
+    write reads it in its own transaction and moves its rows there (:func:`moves`)."""
     if not script:
         db.trusted(writing=True)
+        if found is None and moves(db):
+            return None
     return row(db, name, calibration=True, found=found) or {}
+
+
+def moves(db: Database) -> bool:
+    """Whether a write that reads nothing of the model it replaces (train, import) moves
+    the replaced rows to their version's key by UPDATE in its transaction, after it read
+    the model's catalog row there (sqlnb.versions.before_write): its deletes are then
+    dropped, and a read of the row before the transaction tells the write nothing."""
+    return db.dialect.begin is not None and db.dialect.update
 
 
 def has_row(db: Database, query: exp.Select | None, replaced: dict[str, Any] | None) -> bool:

@@ -52,7 +52,7 @@ class Training:
     # the command a committed write keeps a version as (sqlnb.versions), and how many to keep
     command: str | None = None
     keep: int = versions.KEEP
-    replaced: dict[str, Any] | None = None  # the model it replaces, read before the write
+    replaced: dict[str, Any] | None = None  # the model it replaces (None: read in apply)
     words: exp.Select | None = None  # a row where it learns a word (text.has_word), catalog.has_row
 
     def apply(self, *, functions: bool = True) -> Entry:
@@ -73,6 +73,8 @@ class Training:
                     self.db, self.model, anew=self.command in versions.ANEW, calibrated=calibrated,
                     folds=folds, replaced=self.replaced)  # fmt: skip
                 statements = keeping.rewritten(statements, self.model, kept)
+                if self.replaced is None and self.command == "train":  # read in the write
+                    self.drops_calibration = kept.calibration
                 if kept.moved:  # its rows moved: none left to delete
                     statements = [s for s in statements if not catalog.deleting(s, self.model)]
                 elif kept.empty:  # nor where the model it replaces has none, and this one
@@ -135,9 +137,8 @@ def _stage(statement: exp.Expr) -> str:
     counts), deriving (into another of sqlnb's tables), or preparing."""
     if isinstance(statement, exp.Insert):
         name = statement.this.find(exp.Table)
-        counts = {t.name for t in catalog.SHARED if t.counts}
-        for the_kind in KINDS.values():
-            counts |= {t.name for t in the_kind.tables if t.counts}
+        every = (t for k in KINDS.values() for t in (*catalog.SHARED, *k.tables))
+        counts = {t.name for t in every if t.counts}
         return "counting" if name is not None and name.name in counts else "deriving"
     return "preparing"
 
@@ -312,10 +313,10 @@ def train(
     replaced = catalog.replaced(db, model, script=dialect is not None, found=words)  # (once)
     label_types = (batch.label_type, len(batch.label_values))
     statements = writing(db, model, the_kind, params, batch.inputs, labeled, label_types,
-                         dialect=dialect, replaced=replaced)  # fmt: skip
+                         dialect=dialect, replaced=replaced or {})  # fmt: skip
     if isinstance(source, Docs):  # a long stop-word list, kept for the queries after this
         statements += (tokenizer or Tokenizer()).storing()
-    dropped = replaced.get(catalog.METHOD)  # replacing the model deletes it
+    dropped = (replaced or {}).get(catalog.METHOD)  # replacing the model deletes it
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
                     _named(source), dropped, "train", replaced=replaced, words=words)  # fmt: skip
 
@@ -418,16 +419,9 @@ def append(
     n_classes = len(known | set(batch.label_values))
     statements += parameters(model, the_kind, params, current.label_type, n_classes)
     statements += catalog.deletes(model, [CALIBRATION])  # fitted to the model before the batch
-    return Training(
-        db,
-        model,
-        the_kind,
-        params,
-        statements,
-        reads=_named(source),
-        drops_calibration=catalog.calibration(db, model, current),
-        command="append",
-    )
+    dropped = catalog.calibration(db, model, current)
+    return Training(db, model, the_kind, params, statements, reads=_named(source),
+                    drops_calibration=dropped, command="append")  # fmt: skip
 
 
 @_probing

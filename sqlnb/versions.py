@@ -195,6 +195,9 @@ class Kept:
     key: str | None = None
     folded: frozenset[str] = frozenset()
     number: int = 0
+    # the method of the replaced model's calibration, where this read its row with it (the
+    # write read nothing of it before: sqlnb.catalog.moves)
+    calibration: str | None = None
 
 
 def empty(found: dict[str, Any], *, calibrated: bool | None = None) -> frozenset[str]:
@@ -245,13 +248,16 @@ def before_write(
     nor the version row are copied here: the write keeps them. ``replaced``: the model's
     catalog row as the command read it before its write (:func:`catalog.replaced`), taken
     where the engine has no transactions (nothing guards the time between two of its
-    statements: reading it again changes nothing); in a transaction it is read again, under
+    statements: reading it again changes nothing); in a transaction it is read here, under
     the writers' lock where the engine has one (PostgreSQL: a write waits for another, then
-    replaces it whole). Returns what it did."""
+    replaces it whole), with its calibration's method where the write read nothing of it
+    before (``replaced`` None: :func:`sqlnb.catalog.moves`). Returns what it did."""
     taken = replaced is not None and db.dialect.begin is None  # ({}: no such model)
-    found = (replaced or None) if taken else catalog.row(db, name)
+    unread = replaced is None and anew and catalog.moves(db)  # (with its calibration)
+    found = (replaced or None) if taken else catalog.row(db, name, calibration=unread)
     if found is None:  # a first write: without a versions table, no earlier version either
         return Kept(earlier=None if db.relation_type(VERSIONS.node()) else [])
+    method = found.get(catalog.METHOD)
     if db.relation_type(VERSIONS.node()) is None:  # (probes are listed once a command)
         _run(db, [templates.render(VERSIONS.create)])
     rows = _rows(db, name)
@@ -268,7 +274,7 @@ def before_write(
     if anew and db.dialect.update and db.dialect.begin is not None:
         cleared = catalog.deletes(target, tables) if left else []
         _run(db, [*cleared, *_renaming(name, target, tables)])
-        return Kept(True, earlier)
+        return Kept(True, earlier, calibration=None if method is None else str(method))
     none = empty(found, calibrated=calibrated)
     holding = [t for t in tables if t.name not in none]
     _run(db, catalog.deletes(target, tables) if left else [])  # the catalog row first

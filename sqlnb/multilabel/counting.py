@@ -90,7 +90,7 @@ def train(
     labeled, everything = _labeled(batch.labels_query)
     replaced = catalog.replaced(db, model, script=dialect is not None)  # read once
     statements = [
-        *catalog.replacing(db, model, the_kind, script=dialect is not None, found=replaced),
+        *catalog.replacing(db, model, the_kind, script=dialect is not None, found=replaced or {}),
         *_counted(model, the_kind, batch.inputs, params, labeled, everything),
         *derive(model, the_kind, params),
         *_recorded(model, the_kind, params, batch.label_type),
@@ -100,7 +100,7 @@ def train(
     if isinstance(source, Docs):
         statements += (tokenizer or Tokenizer()).storing()
     return Training(db, model, the_kind, params, statements, _no_words(source, labels),
-                    _named(source), replaced.get(catalog.METHOD), "train",
+                    _named(source), (replaced or {}).get(catalog.METHOD), "train",
                     replaced=replaced)  # fmt: skip
 
 
