@@ -65,22 +65,16 @@ class Training:
         with self.db.transaction():
             kept = versions.Kept()
             if functions and self.command:  # the version it replaces is kept
-                # (a training read whether the model it replaces is calibrated)
-                calibrated = self.drops_calibration is not None if self.command == "train" else None
                 tables = (*SHARED, *self.kind.tables)
                 folds = keeping.folds(statements, self.model, tables, words=self.words is not None)
                 kept = versions.before_write(
-                    self.db, self.model, anew=self.command in versions.ANEW, calibrated=calibrated,
-                    folds=folds, replaced=self.replaced)  # fmt: skip
+                    self.db, self.model, anew=self.command in versions.ANEW, folds=folds,
+                    replaced=self.replaced)  # fmt: skip
                 statements = keeping.rewritten(statements, self.model, kept)
                 if self.replaced is None and self.command == "train":  # read in the write
                     self.drops_calibration = kept.calibration
-                if kept.moved:  # its rows moved: none left to delete
-                    statements = [s for s in statements if not catalog.deleting(s, self.model)]
-                elif kept.empty:  # nor where the model it replaces has none, and this one
-                    # writes none (rows an interrupted write left there must go first)
-                    none = kept.empty - {_into(s) for s in statements if isinstance(s, exp.Insert)}
-                    statements = [s for s in statements if not _none_in(s, self.model, none)]
+                into = {_into(s) for s in statements if isinstance(s, exp.Insert)}
+                statements = [s for s in statements if not _unneeded(s, self.model, kept, into)]
             for statement in statements:
                 self.db.stage(_stage(statement))
                 self.db.execute(statement)
@@ -122,9 +116,14 @@ def finish(
     return entry
 
 
-def _none_in(statement: exp.Expr, model: str, empty: frozenset[str]) -> bool:
-    """Whether ``statement`` deletes ``model``'s rows from one of the tables ``empty``."""
-    return catalog.deleting(statement, model) and statement.this.name in empty
+def _unneeded(statement: exp.Expr, model: str, kept: versions.Kept, into: set[str]) -> bool:
+    """Whether ``statement`` deletes ``model``'s rows where none are: they moved to the kept
+    version's key (``kept.moved``), or the replaced model has none in the table (``kept.empty``)
+    and the write inserts none there either (rows an interrupted write left must go first)."""
+    if not catalog.deleting(statement, model):
+        return False
+    table = statement.this.name
+    return table not in into if table in kept.empty else kept.moved
 
 
 def _into(statement: exp.Insert) -> str:  # the table ``statement`` inserts into

@@ -185,7 +185,7 @@ class Kept:
     has none left to delete), the versions that are not current once the write is done
     (``earlier``; None: not known, :func:`after_write` reads them), so that nothing is read
     again after the write, and the tables the replaced model has no rows in (``empty``: the
-    write has none to delete there)."""
+    write has none to delete there, nor were any moved)."""
 
     moved: bool = False
     earlier: list[Version] | None = None
@@ -230,7 +230,6 @@ def before_write(
     name: str,
     *,
     anew: bool = False,
-    calibrated: bool | None = None,
     folds: frozenset[str] = frozenset(),
     replaced: dict[str, Any] | None = None,
 ) -> Kept:
@@ -240,21 +239,22 @@ def before_write(
     rows move to the key where the engine can in its transaction (UPDATE of the key: one
     statement per table, no copy, and nothing left for the write to delete); otherwise
     they are copied. Rows left under the key (by a write interrupted on an engine without
-    transactions: they come with their version row) go first. Where rows are copied, the
-    tables the model has none in (:func:`empty`; ``calibrated``: whether the caller read
-    that it has a calibration) are skipped: a Spark retraining copied five empty ones. Where
+    transactions: they come with their version row) go first. The tables the model has no
+    rows in (:func:`empty`, as its catalog row says, with its calibration's method where it
+    was read with it) are neither moved nor copied: a retraining moved or copied five or
+    more empty ones (a DuckDB one ran twelve UPDATEs, seven of tables with rows). Where
     the engine keeps replaced rows in an overwrite (``keeps_in_overwrite``), neither the
     tables ``folds`` (whose write overwrites the model's partition with rows: sqlnb.keeping)
     nor the version row are copied here: the write keeps them. ``replaced``: the model's
     catalog row as the command read it before its write (:func:`catalog.replaced`), taken
     where the engine has no transactions (nothing guards the time between two of its
-    statements: reading it again changes nothing); in a transaction it is read here, under
-    the writers' lock where the engine has one (PostgreSQL: a write waits for another, then
-    replaces it whole), with its calibration's method where the write read nothing of it
-    before (``replaced`` None: :func:`sqlnb.catalog.moves`). Returns what it did."""
+    statements: reading it again changes nothing); in a transaction it is read here, with
+    its calibration's method (the same statement), under the writers' lock where the engine
+    has one (PostgreSQL: a write waits for another, then replaces it whole). Returns what it
+    did."""
     taken = replaced is not None and db.dialect.begin is None  # ({}: no such model)
-    unread = replaced is None and anew and catalog.moves(db)  # (with its calibration)
-    found = (replaced or None) if taken else catalog.row(db, name, calibration=unread)
+    within = db.dialect.begin is not None  # (a transaction: the row is read in it)
+    found = (replaced or None) if taken else catalog.row(db, name, calibration=within)
     if found is None:  # a first write: without a versions table, no earlier version either
         return Kept(earlier=None if db.relation_type(VERSIONS.node()) else [])
     method = found.get(catalog.METHOD)
@@ -271,12 +271,13 @@ def before_write(
     kept_as = dataclasses.replace(current[0], current=False, where=target)
     earlier = [*(v for v in _kept(rows, name) if not v.current), kept_as]
     earlier.sort(key=lambda v: v.version)
-    if anew and db.dialect.update and db.dialect.begin is not None:
-        cleared = catalog.deletes(target, tables) if left else []
-        _run(db, [*cleared, *_renaming(name, target, tables)])
-        return Kept(True, earlier, calibration=None if method is None else str(method))
+    calibrated = method is not None if catalog.METHOD in found else None
     none = empty(found, calibrated=calibrated)
     holding = [t for t in tables if t.name not in none]
+    if anew and db.dialect.update and within:
+        cleared = catalog.deletes(target, tables) if left else []
+        _run(db, [*cleared, *_renaming(name, target, holding)])
+        return Kept(True, earlier, none, calibration=None if method is None else str(method))
     _run(db, catalog.deletes(target, tables) if left else [])  # the catalog row first
     if db.backend.keeps_in_overwrite:  # the write's overwrites keep the rows they replace
         folded = frozenset(t.name for t in holding if t.name in folds)
