@@ -188,6 +188,34 @@ def test_every_command_on_one_spark_session(corpus, tmp_path, spark_url):
     round_trip(spark_url, tmp_path, corpus, "m", in_process)
 
 
+def test_a_docs_file_is_read_through_one_view_a_command(corpus, tmp_path, spark_url):
+    """Issue 38: Spark infers a Parquet file's schema in a job at each analysis of a query that
+    names it by path (``parquet.`...` ``). A command of sqlnb's own session reads a docs file
+    through one temporary view of it, made once (its schema inferred once) and dropped at the
+    command's end: no statement names the file, and the session's temporary views are as
+    they were. The predictions are DuckDB's."""
+    import sqlnb.engine.spark
+
+    session = sqlnb.engine.spark.open_session(spark_url)  # (the tests' one, see spark_url)
+    before = {t.name for t in session.catalog.listTables() if t.isTemporary}
+    profile = tmp_path / "profile.jsonl"
+    env = {**cli.ENV, "SQLNB_PROFILE": str(profile)}
+    test = ["--docs", str(corpus / "test.parquet")]
+    for command in (
+        ["train", spark_url, "--docs", str(corpus / "train.parquet"), "--model", "viewed"],
+        ["predict", spark_url, "--model", "viewed", *test, "--output", str(tmp_path / "p.csv")],
+    ):
+        succeeded(cli.run(*command, cwd=tmp_path, env=env))
+    texts = [json.loads(line)["sql"] for line in profile.read_text().splitlines()]
+    read = [t for t in texts if "`sqlnb_file_" in t]
+    assert len(read) >= 4, texts  # the survey, the counting, ..., predict's query
+    assert not [t for t in texts if "parquet.`" in t.lower()]
+    assert {t.name for t in session.catalog.listTables() if t.isTemporary} == before
+    rows = pd.read_csv(tmp_path / "p.csv")
+    got = {int(d): (str(label), float(p)) for d, label, p in rows.itertuples(index=False)}
+    assert_same(got, expected(corpus))
+
+
 @pytest.mark.process
 def test_commands_on_a_standalone_cluster_and_local_spark_share_the_folders_catalog(
     corpus, tmp_path

@@ -20,12 +20,14 @@ import logging
 import os
 import re
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sqlglot import exp
+
 from sqlnb import cache
-from sqlnb.engine import scratch
+from sqlnb.engine import scratch, sparkrun
 from sqlnb.engine.backends import Backend, Row
 from sqlnb.engine.dialects import duckdb_type
 from sqlnb.errors import SqlnbError
@@ -309,44 +311,6 @@ def stop(session: Any) -> None:
         sharing.finish()
 
 
-# An overwrite of the partitions its rows name (sqlnb.versions.keeping), not of a given one,
-# after the statement's WITH clause if it has one (the scoring table's: its pivot). (Where a
-# literal holds such text, a static partition's overwrite runs in the dynamic mode: the same.)
-_DYNAMIC = re.compile(
-    r"(\s*WITH\b.*?)?\s*INSERT\s+OVERWRITE\s+TABLE\s+\S+\s+PARTITION\s*\(\s*`?model`?\s*\)",
-    re.IGNORECASE | re.DOTALL,
-)
-_OVERWRITE_MODE = "spark.sql.sources.partitionOverwriteMode"
-# A temporary table of a query as the Spark dialect writes it (Dialect.cached_temporary).
-_CACHED = re.compile(r"\s*CACHE\s+TABLE\s+(`[^`]*`|\w+)\s+AS\s+(.*)", re.IGNORECASE | re.DOTALL)
-
-
-def _sent_once(session: Any) -> Callable[[str], Any] | None:
-    """Through Spark Connect, a query's DataFrame that reaches the server once, with the
-    request for its rows (or its schema): ``session.sql`` is a round trip of its own, in which
-    the server parses and analyzes the text only to hand it back, then does both again for
-    the rows (a retraining's 9 reads: 9 round trips and analyses fewer). None: not
-    Connect, or a client without that plan."""
-    if not type(session).__module__.startswith("pyspark.sql.connect"):
-        return None
-    try:
-        from pyspark.sql.connect.dataframe import DataFrame
-        from pyspark.sql.connect.plan import SQL
-    except ImportError:
-        return None
-    return lambda text: DataFrame(SQL(text), session)
-
-
-def _java_errors() -> tuple[type[BaseException], ...]:
-    """py4j's error of a Java exception pyspark does not convert (classic Spark: a broadcast's
-    failure comes wrapped in an ExecutionException), where py4j is installed (not Connect)."""
-    try:
-        from py4j.protocol import Py4JJavaError
-    except ImportError:
-        return ()
-    return (Py4JJavaError,)
-
-
 class SparkBackend(Backend):
     """Spark SQL on a SparkSession (classic or Connect). Which of sqlnb's tables exist is read
     from the catalog once and kept (the catalog is slow to ask, and sqlnb's statements are
@@ -361,7 +325,7 @@ class SparkBackend(Backend):
     def __init__(self, session: Any, *, owned: bool = False) -> None:
         from pyspark.errors import PySparkException
 
-        self.errors = (PySparkException, *_java_errors())
+        self.errors = (PySparkException, *sparkrun.java_errors())
         super().__init__(session)
         self.owned = owned
         self._relations: dict[str, str] | None = None
@@ -370,7 +334,9 @@ class SparkBackend(Backend):
         self._described: dict[str, dict[str, str]] = {}
         self._checkpoints: dict[str, Any] = {}  # (kept until dropped: a Connect client
         # releases a DataFrame's server-side rows when its object is collected)
-        self._query = _sent_once(session) or session.sql
+        self._query = sparkrun.sent_once(session) or session.sql
+        # a Parquet file a statement names: a view of it a command, in a session of sqlnb's own
+        self._files = sparkrun.FileViews(session, self.errors) if owned else None
 
     def check_writable(self) -> None:
         """A Spark Connect server started with nothing configured (pyspark's
@@ -394,7 +360,7 @@ class SparkBackend(Backend):
         if not fetch and re.match(r"\s*(CREATE|DROP|ALTER)\b", text, re.IGNORECASE):
             self._relations = None  # the catalog changes: read it again when asked
             self._described.clear()
-        cached = _CACHED.match(text)
+        cached = sparkrun.CACHED.match(text)
         if cached is not None and not fetch:  # a temporary table of a query (Dialect)
             self._checkpoint(text, cached.group(1), cached.group(2))
             return []
@@ -402,7 +368,7 @@ class SparkBackend(Backend):
             self._checkpoints = {k: f for k, f in self._checkpoints.items() if k not in text}
         if fetch:
             return [tuple(r) for r in self._query(text).collect()]
-        if _DYNAMIC.match(text):  # a partition of each key its rows hold (keeps_in_overwrite)
+        if sparkrun.DYNAMIC.match(text):  # a partition of each key its rows hold (Backend)
             with self._dynamic():
                 self.connection.sql(text)
             return []
@@ -416,12 +382,12 @@ class SparkBackend(Backend):
         Under the static mode such a statement would replace every partition, but Spark
         refuses it there: it reads the table it overwrites."""
         conf = self.connection.conf
-        was = str(conf.get(_OVERWRITE_MODE))  # (Spark's default when unset: static)
-        conf.set(_OVERWRITE_MODE, "dynamic")
+        was = str(conf.get(sparkrun.OVERWRITE_MODE))  # (Spark's default when unset: static)
+        conf.set(sparkrun.OVERWRITE_MODE, "dynamic")
         try:
             yield
         finally:
-            conf.set(_OVERWRITE_MODE, was)
+            conf.set(sparkrun.OVERWRITE_MODE, was)
 
     def _checkpoint(self, text: str, name: str, query: str) -> None:
         """``CACHE TABLE name AS query`` as a temporary view of the query's rows, computed
@@ -440,6 +406,9 @@ class SparkBackend(Backend):
 
     def relation(self, text: str) -> Any:
         return self.connection.sql(text)
+
+    def prepare(self, tree: exp.Expr) -> exp.Expr:
+        return tree if self._files is None else self._files.prepare(tree)
 
     def describe(self, text: str) -> dict[str, str]:
         """A query's columns: a round trip of its own (a training asked the same three
@@ -494,4 +463,6 @@ class SparkBackend(Backend):
     def close(self) -> None:
         """A session sqlnb started ends with the command; a caller's lives on."""
         if self.owned:
+            if self._files is not None:
+                self._files.drop()
             stop(self.connection)
