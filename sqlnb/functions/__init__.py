@@ -57,13 +57,10 @@ def refresh(db: Database, model: str | None = None) -> None:
         return  # the engine checks a function's tables when it is created: no text model yet
     record = exp.to_table(RECORD)
     fresh = db.relation_type(record) is None  # no functions yet: no record to delete either
-    shape, built = Shape.read(db, form, None if fresh else record)  # (one read: a job on Spark)
-    other = any(version != __version__ for version, _ in built)  # rows another sqlnb wrote
-    stale = form.stale(db, model, other)
-    for statement in stale:
+    # first: which text models have no stored lookup row (DuckDB's) is part of the shape
+    for statement in form.stale(db, model, None if fresh else record):
         db.execute(statement)
-    if stale:  # (DuckDB's lookup rows: which models have none is part of the shape)
-        shape = Shape.of(db, form)
+    shape, built = Shape.read(db, form, None if fresh else record)  # (one read: a job on Spark)
     keys = shape.keys
     wanted: list[tuple[str, str | None]] = [(__version__, k) for k in sorted(keys)]
     if built and sorted(built, key=str) == sorted(wanted or [(__version__, None)], key=str):

@@ -37,8 +37,8 @@ class DuckDBMacros(Plain):
             templates.render("macros/predict.sql", body=table.subquery("b")),
         ]
 
-    def stale(self, db: Database, model: str | None, everything: bool) -> list[Statement]:
-        return list(lists.forget(db, model, everything=everything))
+    def stale(self, db: Database, model: str | None, record: exp.Table | None) -> list[Statement]:
+        return list(lists.forget(db, model, record))
 
     def outdated(self, db: Database) -> list[Statement]:
         return list(lists.outdated(db))

@@ -48,8 +48,9 @@ class Form(Protocol):
         """The :class:`Shape` keys the functions are built for, given this database's."""
         ...
 
-    def stale(self, db: Database, model: str | None, everything: bool) -> list[Statement]:
-        """What a write of ``model`` (or of another sqlnb: ``everything``) makes stale."""
+    def stale(self, db: Database, model: str | None, record: exp.Table | None) -> list[Statement]:
+        """What a write of ``model`` makes stale (and everything, where the functions'
+        ``record``, if there is one, names another sqlnb's version)."""
         ...
 
     def outdated(self, db: Database) -> list[Statement]:
@@ -76,7 +77,7 @@ class Plain:
     def serves(self, db: Database, keys: list[str]) -> list[str]:
         return keys
 
-    def stale(self, db: Database, model: str | None, everything: bool) -> list[Statement]:
+    def stale(self, db: Database, model: str | None, record: exp.Table | None) -> list[Statement]:
         return []
 
     def outdated(self, db: Database) -> list[Statement]:

@@ -16,6 +16,7 @@ from sqlnb.kinds import wide
 from sqlnb.kinds.tfidf import norm, value
 from sqlnb.pipeline import joint, mapping, normalised
 from sqlnb.tokenizer import Tokenizer
+from sqlnb.version import __version__
 
 if TYPE_CHECKING:
     from sqlnb.engine import Database
@@ -23,19 +24,21 @@ if TYPE_CHECKING:
 TOKENS = "sqlnb_tokens"  # the text's tokens, beside the lookup row's columns
 
 
-def forget(db: Database, model: str | None, *, everything: bool = False) -> list[exp.Expr]:
+def forget(db: Database, model: str | None, record: exp.Table | None = None) -> list[exp.Expr]:
     """The statements that delete the stored lookup rows that went stale with a write: model
-    ``model``'s, those of models gone, or (``everything``: another sqlnb stored them) all. A
-    write never builds a row (:func:`lookups` does, when asked): until it is stored, the
-    macros build a model's row in each query (:func:`listed`)."""
+    ``model``'s, those of models gone, or all where the functions' ``record`` (if there is
+    one) names another sqlnb's version (it stored them). A write never builds a row
+    (:func:`lookups` does, when asked): until it is stored, the macros build a model's row in
+    each query (:func:`listed`)."""
     if not stored(db):
         return []
     models = exp.select("model").from_(catalog.MODELS.node())
     where: exp.Expr = exp.column("model").isin(query=models).not_()
-    if everything:
-        where = exp.true()
-    elif model is not None:
+    if model is not None:
         where = exp.or_(exp.column("model").eq(exp.convert(model)), where)
+    if record is not None:  # (one statement, before the shape is read: that read is once)
+        other = exp.select("1").from_(record).where(exp.column("version").neq(__version__))
+        where = exp.or_(where, exp.Exists(this=other))
     return [exp.delete(exp.to_table(LOOKUP), where=where)]
 
 
