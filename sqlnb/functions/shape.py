@@ -152,17 +152,13 @@ def _reading(db: Database, lookup_rows: bool, record: exp.Table | None = None) -
 
 def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
     """(model, signature) of each text model with a tokenizer, in name order: models of one
-    signature score with the same SQL (:func:`sqlnb.functions.rows.branches`)."""
-    methods: dict[str, str] = {}
-    if db.relation_type(catalog.CALIBRATION.node()) is not None:
-        query = (
-            exp.select("model", exp.Min(this=exp.column("method")))
-            .from_(catalog.CALIBRATION.node())
-            .group_by("model")
-        )
-        methods = {str(m): str(k) for m, k in db.fetch(query)}
+    signature score with the same SQL (:func:`sqlnb.functions.rows.branches`). One read: the
+    catalog rows with each one's calibration method (a column, as :func:`catalog.row`'s)."""
     found = []
     current = catalog.listed(db, templates.select("catalog/models.sql"), "m")  # no versions
+    if db.relation_type(catalog.CALIBRATION.node()) is not None:
+        method = templates.select("catalog/calibration.sql", model=exp.column("model", "m"))
+        current = current.select(method.subquery().as_(catalog.METHOD), copy=False)
     for row in db.fetch_dicts(current):
         the_kind, params = KINDS.get(str(row["kind"])), json.loads(row["params"])
         if the_kind not in SERVED or not params.get("tokenizer"):
@@ -176,7 +172,9 @@ def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
             leaves = json.dumps([str(c["label"]) for c in catalog.classes(db, row["model"])])
             digest = hashlib.sha256(leaves.encode()).hexdigest()[:16]
             mode += ["hierarchy", params["hierarchy"], params.get("confidence"), digest]
-        signature = json.dumps([*shape, methods.get(row["model"]), *mode], sort_keys=True)
+        method = row.get(catalog.METHOD)  # (None: uncalibrated)
+        method = None if method is None else str(method)
+        signature = json.dumps([*shape, method, *mode], sort_keys=True)
         found.append((str(row["model"]), signature))
     return tuple(sorted(found))
 
