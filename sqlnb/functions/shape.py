@@ -172,9 +172,9 @@ def _signatures(db: Database) -> tuple[tuple[str, str], ...]:
             leaves = json.dumps([str(c["label"]) for c in catalog.classes(db, row["model"])])
             digest = hashlib.sha256(leaves.encode()).hexdigest()[:16]
             mode += ["hierarchy", params["hierarchy"], params.get("confidence"), digest]
-        method = row.get(catalog.METHOD)  # (None: uncalibrated)
-        method = None if method is None else str(method)
-        signature = json.dumps([*shape, method, *mode], sort_keys=True)
+        calibrated = row.get(catalog.METHOD)  # (None: uncalibrated)
+        calibrated = None if calibrated is None else str(calibrated)
+        signature = json.dumps([*shape, calibrated, *mode], sort_keys=True)
         found.append((str(row["model"]), signature))
     return tuple(sorted(found))
 
