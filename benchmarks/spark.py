@@ -16,8 +16,8 @@ vocabulary; 80% of the documents to train, 20% to score; ``docs(doc_id, text, la
   ``CountVectorizer`` (every word) → ``StringIndexer`` → ``NaiveBayes`` (multinomial, smoothing
   1) fitted on the training file, then ``transform`` of the test file and its (doc_id, label,
   probability) written to Parquet. Run twice: with Spark's defaults, and with the same driver
-  settings sqlnb's command line gives its own session (its class-data-sharing archive and
-  shuffle partitions), so that the difference left is the work.
+  settings sqlnb's command line gives its own session (its class-data-sharing archive, its JIT
+  compilers and shuffle partitions), so that the difference left is the work.
 - **sqlnb**: two processes, as a user runs them: ``sqlnb train MASTER --docs train.parquet``
   and ``sqlnb predict MASTER --docs test.parquet --output out.parquet``, in a working
   directory whose catalog (``metastore_db``) an untimed first training created.
@@ -281,9 +281,11 @@ def accuracy(out: Path, test: Path) -> float:
 def sqlnb_settings() -> dict[str, str]:
     """The driver settings sqlnb's command line gives a local[2] session it starts."""
     from sqlnb import cache
+    from sqlnb.engine.jvm import COMPILERS
 
     archive = next(iter(sorted((cache.folder() or Path(".")).glob("spark-*.jsa"))), None)
     options = f"-XX:SharedArchiveFile={archive} -Xshare:auto -Xlog:disable" if archive else ""
+    options = " ".join([options, *COMPILERS]).strip()  # (its JIT: C1 only)
     return {"spark.sql.shuffle.partitions": "4", "spark.driver.extraJavaOptions": options}
 
 

@@ -102,7 +102,7 @@ def spark_session():
             unavailable("pyspark is not installed (pip install 'sqlnb[spark]')")
         import tempfile
 
-        from sqlnb.engine.spark import class_data_archive
+        from sqlnb.engine.jvm import class_data_archive
 
         warehouse = tempfile.mkdtemp(prefix="sqlnb-spark-")
         # Test-only settings for tiny tables (issue 36: the in-process Spark lane is CPU-bound):
@@ -117,7 +117,7 @@ def spark_session():
         # NO_CODEGEN, Spark's own test mode; the catalog's calls excepted, below): a Janino
         # compilation per projection and predicate costs more than tens of rows.
         # The JVM maps the classes it loads from sqlnb's class-data-sharing archive where a
-        # command has made it (sqlnb.engine.spark), as sqlnb's own sessions do: the classes
+        # command has made it (sqlnb.engine.jvm), as sqlnb's own sessions do: the classes
         # Spark loads as the tests go, not only at its start (tests/test_contract.py's 6
         # Spark tests: 48.5 and 57.3 -> 41.7 and 44.3 CPU-s of the JVM, interleaved, load 28-36).
         builder = SparkSession.builder

@@ -9,13 +9,13 @@ the same folder, see the models and the SQL functions; ``SPARK_CONF_DIR/spark-de
 overrides any of it. Its output is sqlnb's alone: Spark's log and the JVM's own lines go to
 ``spark.log`` in sqlnb's cache folder, and the JVM's start-up classes are kept there as a
 class-data-sharing archive (made by the first command, about 190 MB), which halves the time
-a command takes to start Spark.
+a command takes to start Spark; its JIT compiles with C1 only (sqlnb.engine.jvm: the JVM's
+options).
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import os
 import re
@@ -27,27 +27,10 @@ from typing import Any
 from sqlglot import exp
 
 from sqlnb import cache
-from sqlnb.engine import scratch, sparkrun
+from sqlnb.engine import jvm, scratch, sparkrun
 from sqlnb.engine.backends import Backend, Row
 from sqlnb.engine.dialects import duckdb_type
 from sqlnb.errors import SqlnbError
-
-# Spark's log: warnings and errors of the last command to a file; nothing on the console.
-LOG4J2 = """\
-rootLogger.level = warn
-rootLogger.appenderRef.file.ref = file
-appender.file.type = File
-appender.file.name = file
-appender.file.fileName = {log}
-appender.file.append = false
-appender.file.layout.type = PatternLayout
-appender.file.layout.pattern = %d{{yy/MM/dd HH:mm:ss}} %p %c{{1}}: %m%n%ex
-logger.pygw.name = org.apache.spark.api.python.PythonGatewayServer
-logger.pygw.level = warn
-logger.repl.name = org.apache.spark.repl.Main
-logger.repl.level = warn
-"""
-
 
 LOCAL = re.compile(r"local(\[([0-9]+|\*)(,\s*[0-9]+)?\])?")
 
@@ -107,12 +90,12 @@ def open_session(url: str) -> Any:
         folder = None  # another user's, or writable by others: no archive read from it
     log = Path(folder or Path.cwd()) / "spark.log"
     given = defaults.get("spark.driver.extraJavaOptions", "")
-    options = [given, *_logging(log)]
+    options = [given, *jvm.logging_options(log)]
     if "derby.stream.error.file" not in given:  # Derby's log beside Spark's, not in the cwd
         options.append(f"-Dderby.stream.error.file={log.with_name('derby.log')}")
-    environment = " ".join(os.environ.get(name, "") for name in JAVA_OPTIONS)
-    sharing = _class_sharing(folder, f"{given} {environment}")
-    options += sharing.options
+    environment = " ".join(os.environ.get(name, "") for name in jvm.JAVA_OPTIONS)
+    sharing = jvm.class_sharing(folder, f"{given} {environment}")
+    options += [*sharing.options, *jvm.compiler_options(f"{given} {environment}")]
     builder = builder.config("spark.driver.extraJavaOptions", " ".join(o for o in options if o))
     with _output_to(log):  # the JVM's own start-up lines (and whatever it prints later)
         session = builder.getOrCreate()
@@ -174,99 +157,6 @@ def _spark_defaults() -> dict[str, str]:
                 key, _, value = re.split(r"(\s+|=)", line, maxsplit=1)
                 found[key] = value.strip()
     return found
-
-
-def _logging(log: Path) -> list[str]:
-    """The JVM options that send Spark's log to ``log`` (a log4j2 file written beside it)."""
-    config = log.with_suffix(".log4j2.properties")
-    with contextlib.suppress(OSError):
-        config.parent.mkdir(parents=True, exist_ok=True)
-        text = LOG4J2.format(log=log)
-        if not config.exists() or config.read_text() != text:
-            partial = config.with_name(f".{config.name}.{os.getpid()}")
-            partial.write_text(text)
-            partial.replace(config)
-        return [f"-Dlog4j2.configurationFile={config}"]
-    return []
-
-
-class _Sharing:
-    """The JVM's class-data-sharing archive: used if there is one, else made at the end of
-    this command (written under a name of this process's, renamed when the JVM has ended)."""
-
-    def __init__(self, archive: Path | None, making: Path | None) -> None:
-        self.archive, self.making = archive, making
-
-    @property
-    def options(self) -> list[str]:
-        quiet = "-Xlog:disable"  # the JVM's notes on the classes it could not archive
-        if self.archive is not None:
-            return [f"-XX:SharedArchiveFile={self.archive}", "-Xshare:auto", quiet]
-        if self.making is not None:
-            return [f"-XX:ArchiveClassesAtExit={self.making}", quiet]
-        return []
-
-    def finish(self) -> None:
-        """After the JVM has ended: keep the archive it made."""
-        if self.making is not None and self.making.exists():
-            final = self.making.with_name(self.making.name.split(".")[0] + ".jsa")
-            with contextlib.suppress(OSError):
-                self.making.replace(final)
-
-
-# The environment's Java options that a driver's JVM reads too (spark-submit's, the JVM's own)
-JAVA_OPTIONS = ("SPARK_SUBMIT_OPTS", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS")
-
-
-def _class_sharing(folder: Path | None, given: str = "") -> _Sharing:
-    """The archive for this JVM and these jars, in sqlnb's cache folder (none if the cache is
-    off); an archive of a process that is gone is removed. None where the JVM's options
-    ``given`` map an archive already: theirs is used (a JVM that maps a dynamic archive cannot
-    write one, and would not start).
-
-    >>> _class_sharing(None).options, _class_sharing(Path("."), "-XX:SharedArchiveFile=a").options
-    ([], [])
-    """
-    if folder is None or "-XX:SharedArchiveFile=" in given:
-        return _Sharing(None, None)
-    key = _archive_key()
-    archive = folder / f"spark-{key}.jsa"
-    if archive.exists() and cache.ours(archive):
-        return _Sharing(archive, None)
-    with contextlib.suppress(OSError):
-        folder.mkdir(parents=True, exist_ok=True)
-        scratch.sweep(folder, f"spark-{key}.", (".jsa",))
-        return _Sharing(None, folder / f"spark-{key}.{os.getpid()}.jsa")
-    return _Sharing(None, None)
-
-
-def _archive_key() -> str:
-    """What an archive is valid for: this Java, and pyspark's version and jars."""
-    import pyspark
-
-    jars = Path(pyspark.__file__).parent / "jars"
-    java = os.environ.get("JAVA_HOME", "") or str(Path(os.path.realpath(_which("java"))))
-    stamp = [pyspark.__version__, java, *sorted(p.name for p in jars.glob("*.jar"))]
-    return hashlib.sha256("\n".join(stamp).encode()).hexdigest()[:16]
-
-
-def class_data_archive() -> Path | None:
-    """The class-data-sharing archive sqlnb's sessions start from, once a first command has
-    made it (in sqlnb's cache folder, the user's own): another JVM on pyspark's jars can map
-    its start-up classes from it too (``-XX:SharedArchiveFile``: the tests' session, CI's)."""
-    folder = cache.folder()
-    if folder is None or not cache.ours(folder):
-        return None
-    archive = folder / f"spark-{_archive_key()}.jsa"
-    return archive if archive.exists() and cache.ours(archive) else None
-
-
-def _which(program: str) -> str:
-    for place in os.environ.get("PATH", "").split(os.pathsep):
-        candidate = Path(place) / program
-        if candidate.is_file():
-            return str(candidate)
-    return program
 
 
 @contextlib.contextmanager
