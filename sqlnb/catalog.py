@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +65,7 @@ METHOD = "calibration"
 # The column of whether a query has a row, that a write's read of the row it replaces may add
 # (:func:`replaced`: a Spark training's "has a word" read, sqlnb.kinds.text.has_word).
 FOUND = "sqlnb_found"
+RECORD = "sqlnb_record"  # the meta key of the statement that inserts a catalog row (its model)
 INTERNAL = "\x1f"  # in every key sqlnb keeps rows under that is not a model's name
 
 
@@ -241,7 +241,7 @@ def overwrites(statements: Sequence[exp.Expr], model: str, d: dialects.Dialect) 
 
 def record(model: str, the_kind: Kind, params: dict[str, Any], label_type: str) -> exp.Expr:
     """Insert the catalog row of a model whose classes and derived tables are written."""
-    return templates.render(
+    statement = templates.render(
         "catalog/record.sql",
         model=model,
         kind=the_kind.name,
@@ -250,9 +250,11 @@ def record(model: str, the_kind: Kind, params: dict[str, Any], label_type: str) 
         n_features=the_kind.n_features(model, params),
         version=__version__,
     )
+    statement.meta[RECORD] = model
+    return statement
 
 
-def _hint(db: Database, name: str) -> str:
+def hint(db: Database, name: str) -> str:
     """The closest model names, or the few there are, for an unknown name."""
     names = sorted(r["model"] for r in entries(db))
     close = difflib.get_close_matches(name, names, n=1)
@@ -362,7 +364,7 @@ def entry(db: Database, name: str) -> Entry:
             check_shape(db, table)
     found = row(db, name, calibration=True)  # (its calibration too: what a prediction reads)
     if found is None:
-        raise SqlnbError(f"no model named {name!r} in this database{_hint(db, name)}")
+        raise SqlnbError(f"no model named {name!r} in this database{hint(db, name)}")
     return Entry(name, found["kind"], json.loads(found["params"]), found["label_type"], found)
 
 
@@ -432,48 +434,3 @@ def is_current(db: Database, the_entry: Entry) -> bool:
     found = row(db, the_entry.name, calibration=known)
     keys: Sequence[str] = ("kind", "params", "trained_at", *([METHOD] if known else []))
     return found is not None and all(found[k] == the_entry.info.get(k) for k in keys)
-
-
-def counted_flaws(db: Database, model: str, the_kind: Kind) -> str | None:
-    """Whether a model's counts, just counted from checked inputs (finite, non-negative), add
-    up to finite numbers (counts near the largest double overflow when they are summed), or
-    why not; one query."""
-    sums = _sums(model, the_kind)
-    found = db.fetch(exp.select(*(s.as_(f"s{i}") for i, (_, s) in enumerate(sums))))[0]
-    return _overflow(sums, found)
-
-
-def written(db: Database, model: str, the_kind: Kind) -> tuple[Entry, str | None]:
-    """Model ``model`` of ``the_kind`` as the catalog records it once written, and what
-    :func:`counted_flaws` says of its counts: one read (a training reads nothing else back)."""
-    sums = _sums(model, the_kind)
-    query = templates.select("catalog/models.sql").where(_named("m", model), copy=False)
-    query = query.select(*(s.as_(f"sqlnb_s{i}") for i, (_, s) in enumerate(sums)), copy=False)
-    rows = db.fetch_dicts(query)
-    if not rows:
-        raise SqlnbError(f"no model named {model!r} in this database{_hint(db, model)}")
-    found = rows[0]
-    problem = _overflow(sums, [found.pop(f"sqlnb_s{i}") for i in range(len(sums))])
-    params = json.loads(found["params"])
-    return Entry(model, found["kind"], params, found["label_type"], found), problem
-
-
-def _sums(model: str, the_kind: Kind) -> list[tuple[str, exp.Expr]]:
-    """Each amount of the model's counts (table.column) and the query of its sum."""
-    sums: list[tuple[str, exp.Expr]] = []
-    for table in (CLASSES, *(t for t in the_kind.tables if t.counts)):
-        for name in table.amounts:
-            total = (
-                exp.select(exp.Sum(this=exp.column(name)))
-                .from_(table.node())
-                .where(exp.column("model").eq(exp.convert(model)), copy=False)
-            )
-            sums.append((f"{table.name}.{name}", total.subquery(copy=False)))
-    return sums
-
-
-def _overflow(sums: list[tuple[str, exp.Expr]], found: Sequence[Any]) -> str | None:
-    for (what, _), total in zip(sums, found):
-        if total is not None and not math.isfinite(float(total)):
-            return f"the sum of {what} is not a finite number"
-    return None

@@ -15,7 +15,7 @@ from typing import Any, Concatenate, ParamSpec
 
 from sqlglot import exp
 
-from sqlnb import catalog, classes, events, keeping, multilabel, templates, versions
+from sqlnb import catalog, classes, events, keeping, multilabel, recorded, templates, versions
 from sqlnb import labels as labels_mode
 from sqlnb.catalog import CALIBRATION, CLASSES, MODELS, SHARED, Entry
 from sqlnb.classes import check_class_prior, check_weighed, class_sizes, class_weighted
@@ -75,10 +75,12 @@ class Training:
                     self.drops_calibration = kept.calibration
                 into = {_into(s) for s in statements if isinstance(s, exp.Insert)}
                 statements = [s for s in statements if not _unneeded(s, self.model, kept, into)]
+            returned = None  # the catalog row as its INSERT wrote it (sqlnb.recorded)
             for statement in statements:
                 self.db.stage(_stage(statement))
-                self.db.execute(statement)
-            written = finish(self, functions=functions, kept=kept)
+                found = recorded.execute(self.db, statement, self.kind, self.params)
+                returned = returned if found is None else found
+            written = finish(self, functions=functions, kept=kept, returned=returned)
             self.db.stage("committing")
             return written
 
@@ -90,18 +92,21 @@ class Training:
 
 
 def finish(
-    written: Training, *, functions: bool = True, kept: versions.Kept | None = None
-) -> Entry:
+    written: Training, *, functions: bool = True, kept: versions.Kept | None = None,
+    returned: list[dict[str, Any]] | None = None,
+) -> Entry:  # fmt: skip
     """The one step after every write of a model (train, append, retune, import, each fold
     of tune), inside its transaction: the kind's checks of what was written, the counts'
     overflow check, the refusal of a text model without a word, and (``functions``) the
     announcement that the model was written (:data:`sqlnb.events.MODEL_WRITTEN`: the SQL
     functions keep current). ``kept``: what the write's :func:`versions.before_write` did
-    and knew (None: versions are read again). Returns the model as the catalog records it."""
+    and knew (None: versions are read again); ``returned``: the catalog row as its INSERT
+    returned it (:func:`sqlnb.recorded.execute`; None: read here). Returns the model as
+    the catalog records it."""
     db, model, the_kind = written.db, written.model, written.kind
-    entry, problem = catalog.written(db, model, the_kind)
-    recorded = bool(functions and written.command and kept is not None and kept.key)
-    if recorded and kept is not None:  # before any refusal: no transaction undoes the write
+    entry, problem = recorded.written(db, model, the_kind, written.params, returned)
+    kept_here = bool(functions and written.command and kept is not None and kept.key)
+    if kept_here and kept is not None:  # before any refusal: no transaction undoes the write
         beyond = versions.beyond(kept, model, written.keep)  # (their rows copied: one statement)
         keeping.record(db, model, str(written.command), kept, entry, beyond)
     the_kind.checks.trained(db, model, written.params)
@@ -110,7 +115,7 @@ def finish(
     if written.no_words and not entry.info.get("n_features"):
         raise SqlnbError(written.no_words)
     if functions and written.command:
-        versions.after_write(db, model, written.command, written.keep, kept, recorded=recorded)
+        versions.after_write(db, model, written.command, written.keep, kept, recorded=kept_here)
     if functions:  # the SQL functions, among others, keep in step (sqlnb.events)
         events.announce(events.MODEL_WRITTEN, db, model)
     return entry

@@ -48,6 +48,9 @@ class Backend:
     # whether a CREATE TABLE ... AS run as a query gives the rows it wrote, as one row with
     # one number (DuckDB's result, PostgreSQL's command tag): a written table is not counted
     counts_created = False
+    # whether an INSERT ... RETURNING gives the rows it wrote: a write's catalog row comes
+    # back from its INSERT instead of a read after it (sqlnb.catalog.execute)
+    returns_rows = False
     schema: str | None = None  # where sqlnb's tables are, where the engine names it (PostgreSQL)
 
     def __init__(self, connection: Any) -> None:
@@ -203,6 +206,7 @@ class DuckDBBackend(Backend):
     interruptible = True
     lazy = True
     counts_created = True
+    returns_rows = True
 
     def __init__(self, connection: duckdb.DuckDBPyConnection, *, own: bool = False) -> None:
         self.own = own  # a file's connection sqlnb opened, and closes (not a caller's)
@@ -288,6 +292,7 @@ class DuckDBBackend(Backend):
 
 class SQLiteBackend(Backend):
     errors = (sqlite3.Error,)
+    returns_rows = sqlite3.sqlite_version_info >= (3, 35)  # (RETURNING came in 3.35)
 
     def __init__(self, connection: sqlite3.Connection, *, threaded: bool = False) -> None:
         try:

@@ -34,6 +34,7 @@ class PostgresBackend(Backend):
     qualified with its schema first (:meth:`prepare`)."""
 
     counts_created = True
+    returns_rows = True
 
     def __init__(self, connection: Any, *, wait: float = WAIT) -> None:
         import psycopg
