@@ -116,9 +116,10 @@ def listing(db: Database, name: str) -> list[Version]:
     return found
 
 
-def _kind_of(db: Database, where: str) -> Entry | None:
-    """The catalog entry of the rows kept under ``where`` (a name or a version's key)."""
-    found = catalog.row(db, where)
+def _kind_of(db: Database, where: str, *, calibration: bool = False) -> Entry | None:
+    """The catalog entry of the rows kept under ``where`` (a name or a version's key); with
+    ``calibration``, its info has the calibration's method too (:func:`catalog.row`)."""
+    found = catalog.row(db, where, calibration=calibration)
     if found is None or found["kind"] not in KINDS:
         return None
     return Entry(where, found["kind"], {}, found["label_type"], found)
@@ -200,13 +201,13 @@ class Kept:
     calibration: str | None = None
 
 
-def empty(found: dict[str, Any], *, calibrated: bool | None = None) -> frozenset[str]:
+def empty(found: dict[str, Any]) -> frozenset[str]:
     """The tables the model of catalog row ``found`` has no rows in, as its hyperparameters
     say: the tokenizer's without a tokenizer, a document transform's without one (both are
     written from the hyperparameters: sqlnb/tokenizer.py, sqlnb/kinds/tfidf.py), and the
-    calibration's where the caller read that it has none (``calibrated`` False).
+    calibration's where the row was read with its calibration's method and has none.
 
-    >>> sorted(empty({"params": '{"alpha": 1.0}'}, calibrated=False))[:3]
+    >>> sorted(empty({"params": '{"alpha": 1.0}', catalog.METHOD: None}))[:3]
     ['sqlnb_calibration', 'sqlnb_doc_count', 'sqlnb_doc_freq']
     >>> sorted(empty({"params": '{"tokenizer": {"lowercase": true}, "idf": "smooth"}'}))
     []
@@ -220,7 +221,7 @@ def empty(found: dict[str, Any], *, calibrated: bool | None = None) -> frozenset
     found_empty = [] if params.get("tokenizer") else [catalog.TOKENIZERS.name]
     if Tfidf.of(params) is None:
         found_empty += [DOC_FREQ.name, DOC_COUNT.name, TRANSFORM.name]
-    if calibrated is False:
+    if catalog.METHOD in found and found[catalog.METHOD] is None:
         found_empty.append(catalog.CALIBRATION.name)
     return frozenset(found_empty)
 
@@ -271,8 +272,7 @@ def before_write(
     kept_as = dataclasses.replace(current[0], current=False, where=target)
     earlier = [*(v for v in _kept(rows, name) if not v.current), kept_as]
     earlier.sort(key=lambda v: v.version)
-    calibrated = method is not None if catalog.METHOD in found else None
-    none = empty(found, calibrated=calibrated)
+    none = empty(found)
     holding = [t for t in tables if t.name not in none]
     if anew and db.dialect.update and within:
         cleared = catalog.deletes(target, tables) if left else []
@@ -343,8 +343,9 @@ def _dropping(db: Database, name: str, version: Version, *, copied: bool = False
     rollback the highest number is not always the last dropped), so that its number is never
     given again (``copied``: the write's version rows copied it, sqlnb.keeping.record). Every
     DELETE is of whole keys (on Spark, a partition each), not of the tables the version has no
-    rows in (:func:`empty`)."""
-    found = _kind_of(db, version.where)
+    rows in (:func:`empty`; its calibration's method read with its catalog row in a
+    transaction)."""
+    found = _kind_of(db, version.where, calibration=db.dialect.begin is not None)
     none = empty(found.info) if found is not None else frozenset()
     kinds = [found.kind_name] if found is not None else []
     tables = [t for t in _tables(db, kinds=kinds) if t.name not in none]

@@ -198,11 +198,26 @@ def test_a_retraining_moves_only_the_tables_with_rows(engine):
     assert moved == set(EVERY) - {"sqlnb_calibration"}
     assert not _every(db, "m")["sqlnb_tokenizers"]
     assert _every(db, versions.key("m", 3))["sqlnb_tokenizers"] == now["sqlnb_tokenizers"]
+    # version 1 dropped beyond --keep 3: only its tables with rows emptied (no calibration)
+    assert _dropped(seen, versions.key("m", 1)) == set(EVERY) - {
+        "sqlnb_tokenizers", "sqlnb_calibration"}  # fmt: skip
+    assert not any(_every(db, versions.key("m", 1)).values())
     db.timer = None
     assert versions.rollback(db, "m", 2) == (4, 2)
     back = _every(db, "m")
     assert {t: back[t] for t in EVERY[:-1]} == {t: calibrated[t] for t in EVERY[:-1]}
     assert [v.version for v in versions.kept(db, "m")] == [2, 3, 4]  # (--keep 3)
+    seen, _ = _counting(db)
+    sqlnb.train(db, "tokens", "labels", model="m")  # version 2, calibrated, dropped now
+    assert _dropped(seen, versions.key("m", 2)) == set(EVERY) - {"sqlnb_tokenizers"}
+    assert not any(_every(db, versions.key("m", 2)).values())
+    assert [v.version for v in versions.kept(db, "m")] == [3, 4, 5]
+
+
+def _dropped(seen: list[str], where: str) -> set[str]:
+    """The tables ``seen`` (split on spaces, \\x1f among them) deletes ``where``'s rows from."""
+    key = "'" + " ".join(where.split()) + "'"
+    return {s.split()[2].strip('"') for s in seen if s.startswith("DELETE") and key in s}
 
 
 @pytest.mark.parametrize("engine", ["duckdb", "sqlite"])
