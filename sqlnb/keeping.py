@@ -79,13 +79,17 @@ def rewritten(statements: Sequence[exp.Expr], name: str, done: Kept) -> list[exp
     :func:`keeping` them (``done``: what :func:`sqlnb.versions.before_write` did)."""
     if done.key is None:
         return list(statements)
-    key = done.key
-    return [keeping(s, name, key) if overwritten(s, name) in done.folded else s for s in statements]
+    key, clear = done.key, done.clear
+    return [
+        keeping(s, name, key, clear=table in clear) if table in done.folded else s
+        for s, table in ((s, overwritten(s, name)) for s in statements)
+    ]
 
 
-def keeping(statement: exp.Expr, name: str, key: str) -> exp.Expr:
+def keeping(statement: exp.Expr, name: str, key: str, *, clear: bool = False) -> exp.Expr:
     """An overwrite of model ``name``'s partition of a table (:func:`overwritten`) as one that
-    also keeps the rows it replaces, under ``key``: both keys' partitions written by one job.
+    also keeps the rows it replaces, under ``key``: both keys' partitions written by one job
+    (``clear``: the key was read to hold none of the table's rows, :func:`keyrows.held`).
 
     >>> from sqlnb.engine import dialects
     >>> one = exp.insert("SELECT 1 AS n", exp.to_table("t"), columns=["n"], overwrite=True)
@@ -105,7 +109,9 @@ def keeping(statement: exp.Expr, name: str, key: str) -> exp.Expr:
     written = statement.expression.copy().select(exp.convert(name).as_("model"), copy=False)
     source = table.copy()
     source.set("partition", None)
-    rows = exp.union(written, keyrows.replaced(source, columns, name, key), distinct=False)
+    rows = exp.union(
+        written, keyrows.replaced(source, columns, name, key, clear=clear), distinct=False
+    )
     kept = _overwriting(ModelTable(table.name, tuple(columns)), rows, source)
     if statement.args.get("with_") is not None:
         kept.set("with_", statement.args["with_"].copy())

@@ -12,19 +12,31 @@ next write completes the keeping, and the replaced version is whole. A version d
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
+from sqlnb import templates
 from sqlnb.engine import dialects
+
+if TYPE_CHECKING:
+    from sqlnb.engine import Database
 
 
 def replaced(
-    table: exp.Table, columns: Sequence[str], name: str, key: str, *, again: bool = True
+    table: exp.Table,
+    columns: Sequence[str],
+    name: str,
+    key: str,
+    *,
+    again: bool = True,
+    clear: bool = False,
 ) -> exp.Query:
     """The rows of model ``name`` in ``table`` (its ``columns`` but ``model``) under ``key``,
     unless rows are kept there already (then, ``again``: those, read back for an overwrite of
     the key's partition; else none). A write interrupted before it recorded the new version
-    may have left the name holding its own rows, not the replaced ones."""
+    may have left the name holding its own rows, not the replaced ones. ``clear``: the key
+    was read to hold no row of ``table`` (:func:`held`), so the name's rows, unguarded."""
 
     def under(model: str) -> exp.Select:
         return (
@@ -33,6 +45,8 @@ def replaced(
             .where(exp.column("model").eq(exp.convert(model)))
         )
 
+    if clear:
+        return under(name)
     fresh = under(name).where(unkept(table, key), copy=False)
     return exp.union(fresh, under(key), distinct=False) if again else fresh
 
@@ -43,6 +57,21 @@ def unkept(table: exp.Table, key: str) -> exp.Expr:
     write's."""
     kept = exp.select("1").from_(table.copy()).where(exp.column("model").eq(exp.convert(key)))
     return exp.Not(this=exp.Exists(this=kept))
+
+
+def held(db: Database, key: str, tables: Sequence[exp.Table]) -> frozenset[str]:
+    """Which of ``tables`` keep a row under ``key``, in one read (``sql/versions/held.sql``):
+    normally none, and a write's overwrite of a table that keeps none there takes the
+    name's rows without a guard (:func:`unkept`: on Spark a job each, six a retraining)."""
+    if not tables:
+        return frozenset()
+    parts = [
+        templates.select("versions/held.sql", table=t, table_name=t.name, kept=key) for t in tables
+    ]
+    query: exp.Query = parts[0]
+    for part in parts[1:]:
+        query = exp.union(query, part, distinct=False)
+    return frozenset(str(r[0]) for r in db.fetch(query))
 
 
 def emptying(deletes: Sequence[exp.Expr], d: dialects.Dialect) -> list[exp.Expr]:

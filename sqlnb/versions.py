@@ -199,6 +199,8 @@ class Kept:
     # the method of the replaced model's calibration, where this read its row with it (the
     # write read nothing of it before: sqlnb.catalog.moves)
     calibration: str | None = None
+    # the tables of ``folded`` read to keep no row under ``key`` (sqlnb.keyrows.held)
+    clear: frozenset[str] = frozenset()
 
 
 def empty(found: dict[str, Any]) -> frozenset[str]:
@@ -285,7 +287,9 @@ def before_write(
         if copied:  # (a text model's: none, where the training read that it learns a word)
             _run(db, moving(db, name, target, copied, delete=False, replace=False, unkept=True))
         number = max(int(r["version"]) for r in rows) + 1  # (rows: dropped ones too)
-        return Kept(False, earlier, none, target, folded, number)
+        nodes = [t.node() for t in holding if t.name in folded]
+        clear = folded if left else folded - keyrows.held(db, target, nodes)  # (left: emptied)
+        return Kept(False, earlier, none, target, folded, number, clear=clear)
     _run(db, moving(db, name, target, holding, delete=False, replace=False))
     _run(db, catalog.deletes(name, [VERSIONS]))
     return Kept(False, earlier, none)

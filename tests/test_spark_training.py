@@ -88,6 +88,11 @@ def test_retraining_on_spark_overwrites_the_models_partitions_only():
             assert f"ALTER TABLE {table} DROP IF EXISTS PARTITION(model = 'm')" not in text, table
         assert "INSERT OVERWRITE TABLE sqlnb_versions PARTITION(model) (" in text
         assert "INSERT INTO sqlnb_versions" not in text  # (moved and recorded at once)
+        # the version's key read once to hold no row of the six tables kept in their
+        # overwrites (keyrows.held): none of those guards its own (a job each)
+        kept_in = [t for t in traces if "PARTITION(model) (" in t.replace("`", "")]
+        assert len(kept_in) == 7 and not [t for t in kept_in if "NOT EXISTS" in t]
+        assert text.count(" AS held FROM sqlnb_") == 6  # (in one read)
         assert [(v.version, v.current) for v in versions.kept(spark, "m")] == [
             (1, False),
             (2, True),
@@ -138,6 +143,11 @@ def test_an_interrupted_retraining_on_spark_leaves_the_replaced_version_kept(mon
         original = Database.execute
         # interrupted before the new version's row (every table written), and before the
         # scoring table's overwrite (the classes', the word counts' and the prior's done)
+        done = {
+            "a": {"sqlnb_classes", "sqlnb_word_counts", "sqlnb_prior", "sqlnb_scoring",
+                  "sqlnb_base", "sqlnb_models"},
+            "b": {"sqlnb_classes", "sqlnb_word_counts", "sqlnb_prior"},
+        }  # fmt: skip
         for model, stop in (("a", "sqlnb_versions"), ("b", "sqlnb_scoring")):
             sqlnb.train(db, sqlnb.Docs("docs"), model=model)
             first = _model_rows(db, model)
@@ -156,7 +166,14 @@ def test_an_interrupted_retraining_on_spark_leaves_the_replaced_version_kept(mon
                 sqlnb.train(db, "tokens", "labels", model=model, alpha=0.5)
             monkeypatch.undo()
             assert _model_rows(db, model) != first  # (interrupted after a table was written)
+            traces: list[str] = []
+            db.tracer = traces.append
             sqlnb.train(db, "tokens", "labels", model=model, alpha=0.25)
+            db.tracer = None
+            # the tables the interrupted write kept under the key take those rows (guarded)
+            overwrite = re.compile(r"INSERT OVERWRITE TABLE `?(\w+)`? PARTITION\(model\) \(")
+            guarded = {x for t in traces if "NOT EXISTS" in t for x in overwrite.findall(t)}
+            assert guarded == done[model], model
             kept = [(v.version, v.current) for v in versions.kept(db, model)]
             assert kept == [(1, False), (2, True)], model
             versions.rollback(db, model, 1)
