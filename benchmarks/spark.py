@@ -175,6 +175,10 @@ def connect_server(folder: Path, port: int) -> Iterator[int]:
         "spark.sql.catalogImplementation": "hive",
         "spark.connect.grpc.binding.port": str(port),
         "spark.ui.port": str(port + 1),
+        # the jobs, stages and SQL executions counted (the UI keeps 1,000 jobs by default)
+        "spark.ui.retainedJobs": "1000000",
+        "spark.ui.retainedStages": "1000000",
+        "spark.sql.ui.retainedExecutions": "1000000",
     }
     options = [x for k, v in settings.items() for x in ("--conf", f"{k}={v}")]
     script = home / "sbin" / "start-connect-server.sh"
