@@ -137,6 +137,12 @@ def mllib(train: str, test: str, out: str) -> None:
         ]
     )
     model = pipeline.fit(spark.read.parquet(train))
+    saved = os.environ.get("MLLIB_SAVE")  # the model kept for later, as sqlnb's is: saved
+    if saved:  # and loaded back (docs/performance.md: MLlib with its model saved)
+        from pyspark.ml import PipelineModel
+
+        model.write().overwrite().save(saved)
+        model = PipelineModel.load(saved)
     labels = F.array(*[F.lit(x) for x in model.stages[2].labels])
     scored = model.transform(spark.read.parquet(test).select("doc_id", "text")).select(
         "doc_id",

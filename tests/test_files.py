@@ -84,11 +84,14 @@ def test_model_files_round_trip_exactly_through_every_engine(engine, reference, 
     export_model(reference.db, "back", tmp_path / "again")
     import_model(engine.db, tmp_path / "again", "again")
     assert strip(rows(engine.db, "again")) == trained
-    a = sorted(engine.db.fetch(sqlnb.load(engine.db, "m").prediction_query("tokens", proba=True)))
-    b = sorted(
-        engine.db.fetch(sqlnb.load(engine.db, "again").prediction_query("tokens", proba=True))
+    a, b = (
+        sorted(engine.db.fetch(sqlnb.load(engine.db, m).prediction_query("tokens", proba=True)))
+        for m in ("m", "again")
     )
-    assert a == b
+    assert [r[:2] for r in a] == [r[:2] for r in b]  # each document's label
+    # its score and probability: the same rows, summed in an order an engine need not keep
+    # (ClickHouse's threads: -1.3242342747275906 against ...924 in one CI run)
+    assert [x for r in a for x in r[2:]] == pytest.approx([x for r in b for x in r[2:]], rel=1e-12)
 
 
 def test_export_replaces_an_earlier_model_file_whole(con, tmp_path):
