@@ -216,6 +216,23 @@ def test_a_docs_file_is_read_through_one_view_a_command(corpus, tmp_path, spark_
     assert_same(got, expected(corpus))
 
 
+def test_a_python_connection_reads_files_as_they_are_at_each_command(corpus, tmp_path, spark_url):
+    """A Python caller's connection to a Spark URL (``sqlnb.connect``) serves many commands: a
+    glob of Parquet files that gains a file between two trainings is read as it is at each
+    (the command line's session, one command, reads a file through a temporary view, which
+    keeps the file list it was made with)."""
+    docs = pd.read_parquet(corpus / "train.parquet")
+    folder, half = tmp_path / "docs", len(docs) // 2
+    folder.mkdir()
+    docs.iloc[:half].to_parquet(folder / "a.parquet", index=False)
+    source = sqlnb.Docs(str(folder / "*.parquet"))
+    with sqlnb.connect(spark_url) as db:
+        first = sqlnb.train(db, source, model="first")
+        docs.iloc[half:].to_parquet(folder / "b.parquet", index=False)
+        second = sqlnb.train(db, source, model="second")
+    assert (first.info["n_docs"], second.info["n_docs"]) == (half, len(docs))
+
+
 @pytest.mark.process
 def test_commands_on_a_standalone_cluster_and_local_spark_share_the_folders_catalog(
     corpus, tmp_path

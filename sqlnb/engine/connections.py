@@ -175,7 +175,7 @@ def open_url(url: str) -> tuple[Backend, str]:
         from sqlnb.engine.spark import SparkBackend, open_session
 
         driver("pyspark.sql", "Spark", "spark")
-        return SparkBackend(open_session(url), owned=True), "spark"
+        return SparkBackend(open_session(url), owned=True, alone=ALONE.get()), "spark"
     if scheme in ("chdb", "clickhouse"):
         from sqlnb.engine.clickhouse import ClickHouseBackend
 

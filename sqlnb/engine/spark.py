@@ -212,21 +212,24 @@ class SparkBackend(Backend):
     distributes_documents = True
     keeps_in_overwrite = True
 
-    def __init__(self, session: Any, *, owned: bool = False) -> None:
+    def __init__(self, session: Any, *, owned: bool = False, alone: bool = False) -> None:
         from pyspark.errors import PySparkException
 
         self.errors = (PySparkException, *sparkrun.java_errors())
         super().__init__(session)
         self.owned = owned
+        # a session of sqlnb's own for one command (the command line's: connections.ALONE),
+        # not a Python caller's connection, which serves many (its files may change between)
+        self.alone = owned and alone
         self._relations: dict[str, str] | None = None
-        # the columns of each query described, in a session of sqlnb's own (one command's:
-        # only its statements change the tables), until a statement changes a table or a view
+        # the columns of each query described, in one command's session (only its statements
+        # change the tables), until a statement changes a table or a view
         self._described: dict[str, dict[str, str]] = {}
         self._checkpoints: dict[str, Any] = {}  # (kept until dropped: a Connect client
         # releases a DataFrame's server-side rows when its object is collected)
         self._query = sparkrun.sent_once(session) or session.sql
-        # a Parquet file a statement names: a view of it a command, in a session of sqlnb's own
-        self._files = sparkrun.FileViews(session, self.errors) if owned else None
+        # a Parquet file a statement names: a view of it, in one command's session
+        self._files = sparkrun.FileViews(session, self.errors) if self.alone else None
 
     def check_writable(self) -> None:
         """A Spark Connect server started with nothing configured (pyspark's
@@ -302,12 +305,12 @@ class SparkBackend(Backend):
 
     def describe(self, text: str) -> dict[str, str]:
         """A query's columns: a round trip of its own (a training asked the same three
-        times of its docs table), asked once a command where the session is sqlnb's."""
+        times of its docs table), asked once in one command's session of sqlnb's own."""
         known = self._described.get(text)
         if known is None:
             schema = self._query(text).schema
             known = {f.name: duckdb_type(f.dataType.simpleString()) for f in schema.fields}
-            if self.owned:
+            if self.alone:
                 self._described[text] = known
         return dict(known)
 

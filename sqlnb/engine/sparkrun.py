@@ -58,8 +58,10 @@ class FileViews:
     (:meth:`drop`). Spark infers a file's schema in a job at each analysis of a query that names
     it (``parquet.`path` ``): a training from a docs file paid it in each statement reading it,
     ``predict`` in its describe and its query; a view's schema is inferred once, when it is
-    made. For a session of sqlnb's own only: a caller's is left as it was (a lazy result of it,
-    a DataFrame, would name the view after the command)."""
+    made. For a session of sqlnb's own that serves one command (the command line's) only: a
+    caller's is left as it was (a lazy result of it, a DataFrame, would name the view after the
+    command), and a Python caller's connection serves many commands, between which a file may
+    change (a view keeps the file list it was made with)."""
 
     def __init__(self, session: Any, errors: tuple[type[BaseException], ...]) -> None:
         self.session, self.errors = session, errors
