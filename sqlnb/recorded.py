@@ -33,19 +33,18 @@ def execute(
     db: Database, statement: exp.Expr, the_kind: Kind, params: dict[str, Any]
 ) -> list[Row] | None:
     """Run one of the statements that write a model of ``the_kind`` (and ``params``). The one
-    that inserts its
-    catalog row (:func:`sqlnb.catalog.record`), where the engine returns the rows an INSERT
-    wrote, returns that row, and writes it only where the model's counts add up to finite
-    numbers (else it writes none and returns none: :func:`written` then says why). None: a
-    statement that returns nothing."""
+    that inserts its catalog row (:func:`sqlnb.catalog.record`), where the engine returns the
+    rows an INSERT wrote, returns that row, and writes it only where the model's counts add up
+    to finite numbers (else it writes none and returns none: :func:`written` then says why).
+    None: a statement that returns nothing."""
     model = statement.meta.get(RECORD)
     if model is None or not db.backend.returns_rows or not isinstance(statement, exp.Insert):
         db.execute(statement)
         return None
     insert = statement.copy()
     sums = [exp.func("COALESCE", s, exp.convert(0)) for _, s in _sums(model, the_kind, params)]
-    insert.expression.where(*(exp.Mul(this=s, expression=exp.convert(0)).eq(0) for s in sums),
-                            copy=False)  # fmt: skip
+    finite = [exp.Mul(this=s, expression=exp.convert(0)).eq(0) for s in sums]
+    insert.expression.where(*finite, copy=False)
     shown = [_unqualified(s) for s in templates.select("catalog/models.sql").selects]
     insert.set("returning", exp.Returning(expressions=shown))
     first, *after = dialects.statements_for(insert, db.dialect)  # (SQLite: then an ANALYZE)
