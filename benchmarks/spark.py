@@ -7,6 +7,7 @@
     python benchmarks/spark.py --data /work/bench/data/10M_k20 ...  # a corpus of generate.py
     python benchmarks/spark.py --no-first ...  # no untimed first training (a warm catalog)
     python benchmarks/spark.py mllib TRAIN TEST OUT   # one MLlib run (a process of its own)
+    MLLIB_SAVE=DIR python benchmarks/spark.py mllib ...  # its model saved there, loaded back
 
 The corpus: 20 classes, 20,000 words, 50 to 150 words a document (100 on average), each class
 drawing its words from a global Zipf(1.1) law mixed with 7% of its own ranking of the

@@ -276,7 +276,7 @@ def before_write(
     earlier.sort(key=lambda v: v.version)
     none = empty(found)
     holding = [t for t in tables if t.name not in none]
-    if anew and db.dialect.update and within:
+    if anew and catalog.moves(db):  # (UPDATE in this transaction)
         cleared = catalog.deletes(target, tables) if left else []
         _run(db, [*cleared, *_renaming(name, target, holding)])
         return Kept(True, earlier, none, calibration=None if method is None else str(method))
